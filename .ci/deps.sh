@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# deps.sh -- install what flowtop needs to build and test, when it is missing.
+#
+# Usage: .ci/deps.sh [build|test]   (test includes build)
+# Checks each tool and library; installs the missing Debian packages with apt-get when
+# run as root on Debian, prints what it installs; elsewhere it fails with the list.
+set -u
+
+want=${1:-build}
+# each line: how to check it, the Debian package that provides it
+build_deps='
+cmd clang clang
+cmd llvm-strip llvm
+cmd bpftool bpftool
+cmd pkg-config pkg-config
+cmd cc gcc
+cmd make make
+pc libbpf libbpf-dev
+pc libelf libelf-dev
+pc zlib zlib1g-dev
+pc ncursesw libncurses-dev
+hdr linux/if_packet.h linux-libc-dev
+'
+test_deps='
+cmd ip iproute2
+cmd tcpreplay tcpreplay
+cmd editcap wireshark-common
+cmd capinfos wireshark-common
+cmd tcpdump tcpdump
+cmd ethtool ethtool
+cmd jq jq
+cmd tmux tmux
+cmd python3 python3
+cmd mandoc mandoc
+cmd ping iputils-ping
+'
+
+have() {
+	case "$1" in
+	cmd) command -v "$2" >/dev/null 2>&1 || [ -x "/usr/sbin/$2" ] || [ -x "/sbin/$2" ] ;;
+	pc) pkg-config --exists "$2" 2>/dev/null ;;
+	hdr) [ -f "/usr/include/$2" ] ;;
+	esac
+}
+
+list=$build_deps
+[ "$want" = test ] && list="$build_deps$test_deps"
+missing=$(printf '%s\n' "$list" | while read -r kind what pkg; do
+	[ -n "${kind:-}" ] || continue
+	have "$kind" "$what" || echo "$pkg"
+done | sort -u | tr '\n' ' ')
+missing=${missing% }
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing $missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null || { echo "deps: apt-get update failed" >&2; exit 1; }
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+		{ echo "deps: apt-get install $missing failed" >&2; exit 1; }
+	echo "deps: installed $missing"
+	exit 0
+fi
+echo "deps: missing packages: $missing" >&2
+echo "deps: install them (as root: apt-get install $missing), then run make again" >&2
+exit 1

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Makefile: builds ./flowtop (the BPF object compiled with clang and embedded as a
+# skeleton with bpftool), runs the tests, installs. `make V=1` shows the commands;
+# `make SAN=1 ...` builds and tests with AddressSanitizer and UBSan into .output-san/.
+
+CLANG ?= clang
+BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
+PKG_CONFIG ?= pkg-config
+CLANG_FORMAT ?= clang-format
+PREFIX ?= /usr/local
+IFACE ?=
+
+ifeq ($(SAN),1)
+OUT := .output-san
+BIN := $(OUT)/flowtop
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+OUT := .output
+BIN := flowtop
+SANFLAGS :=
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+say = $(if $(Q),@printf '  %-7s %s\n' '$(1)' '$(2)')
+
+MULTIARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
+WARNINGS := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
+	-Wcast-qual -Wpointer-arith -Wundef -Wwrite-strings
+CFLAGS ?= -O2 -g
+# recursive (=): pkg-config runs only when something is compiled, after `deps`
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw)
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
+	-I$(OUT) -Ibpf -Isrc $(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Werror=undef -I/usr/include/$(MULTIARCH) -Ibpf
+
+LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
+KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
+TOOLS := $(patsubst tests/tools/%.c,$(OUT)/tests/%,$(wildcard tests/tools/*.c))
+FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*/*.c tests/*/*.h bench/*.c)
+
+.PHONY: all deps test-deps run check tests check-format format clean install uninstall
+.DELETE_ON_ERROR:
+
+all: $(BIN)
+
+deps:
+	$(Q).ci/deps.sh build
+
+test-deps:
+	$(Q).ci/deps.sh test
+
+# build in a second make, so that pkg-config sees what deps installed
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	./$(BIN) $(if $(IFACE),-i $(IFACE))
+
+check: test-deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
+
+tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(TOOLS)
+
+$(OUT) $(OUT)/src $(OUT)/tests:
+	$(Q)mkdir -p $@
+
+$(OUT)/flowtop.bpf.o: bpf/flowtop.bpf.c bpf/flowtop.h | $(OUT)
+	$(call say,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/flowtop.skel.h: $(OUT)/flowtop.bpf.o
+	$(call say,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name flowtop_bpf > $@
+
+$(OUT)/src/%.o: src/%.c $(OUT)/flowtop.skel.h | $(OUT)/src
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/libflowtop.a: $(LIB_OBJS)
+	$(call say,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(BIN): $(OUT)/src/main.o $(OUT)/libflowtop.a
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+$(OUT)/tests/%: tests/unit/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -o $@
+
+$(OUT)/tests/%: tests/kern/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -o $@
+
+$(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(ALL_LDFLAGS) -o $@
+
+check-format:
+	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)
+
+format:
+	$(Q)$(CLANG_FORMAT) -i $(FORMAT_SRCS)
+
+clean:
+	rm -rf .output .output-san flowtop
+
+-include $(wildcard $(OUT)/src/*.d $(OUT)/tests/*.d)

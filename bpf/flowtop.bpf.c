@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* flowtop.bpf.c: the socket filter. It walks each frame down to its innermost IP header
+ * and adds the frame to that header's two addresses, in the kernel, and returns 0 so
+ * that no packet is ever queued to the socket.
+ *
+ * The filter starts at the network header and takes the ethertype from skb->protocol.
+ * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
+ * hands a socket filter, so the tests run exactly the code that counts live traffic.
+ * The link header only matters for the byte count: user space says how long it is
+ * (link_hlen) at attach time. */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+#include "flowtop.h"
+
+#define MAX_LAYERS 16 /* tags + IP headers + IPv6 extension headers + GRE, per frame */
+#define IP_OFFSET_MASK 0x1fff
+#define IP6_OFFSET_MASK 0xfff8
+#define VLAN_HLEN 4
+#define NEXTHDR_HOP 0
+#define NEXTHDR_ROUTING 43
+#define NEXTHDR_FRAGMENT 44
+#define NEXTHDR_DEST 60
+#define EEXIST 17
+/* GRE flag bits as <linux/if_tunnel.h> has them (it drags in libc headers): big-endian
+ * constants, to be tested against the unswapped field */
+#define GRE_CSUM bpf_htons(0x8000)
+#define GRE_ROUTING bpf_htons(0x4000)
+#define GRE_KEY bpf_htons(0x2000)
+#define GRE_SEQ bpf_htons(0x1000)
+#define GRE_VERSION bpf_htons(0x0007)
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
+	__uint(max_entries, FLOWTOP_DEFAULT_MAX_HOSTS); /* user space sets -m before load */
+	__type(key, struct flow_key);
+	__type(value, struct flow_counters);
+} hosts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct flow_stats);
+} stats SEC(".maps");
+
+/* Length of the link header in front of the network header: 14 on Ethernet and
+ * loopback, 0 where there is none (tun, WireGuard). Written by user space before each
+ * attach; with 0 the ethertype comes from the IP version nibble instead. */
+__u32 link_hlen = FLOWTOP_ETH_HLEN;
+
+struct vlan_tag {
+	__be16 tci;
+	__be16 encap_proto;
+};
+
+struct gre_base {
+	__be16 flags;
+	__be16 proto;
+};
+
+struct ipv6_ext {
+	__u8 nexthdr;
+	__u8 hdrlen; /* in 8-byte units, not counting the first 8 */
+};
+
+struct ipv6_frag {
+	__u8 nexthdr;
+	__u8 reserved;
+	__be16 frag_off; /* offset in 8-byte units << 3, flags in the low 3 bits */
+	__be32 id;
+};
+
+enum layer {
+	LAYER_ETHERTYPE, /* cursor.next is an ethertype */
+	LAYER_IPPROTO,	 /* cursor.next is an IP protocol / IPv6 next header */
+};
+
+enum verdict {
+	V_MORE,	  /* go on with the next layer */
+	V_DONE,	  /* the last IP header found is the innermost on our path */
+	V_NON_IP, /* no IP header on the path */
+	V_CUT,	  /* a header on the path is cut short or invalid */
+};
+
+/* Where the dissector stands, and the addresses of the last IP header it passed. */
+struct cursor {
+	struct flow_key src; /* last IP header's source */
+	struct flow_key dst; /* and destination */
+	__u32 off;	     /* of the next header, from the network header */
+	__u32 len;	     /* skb->len: bytes from the network header on */
+	__u16 next;	     /* what the next header is, in the terms of 'layer' */
+	__u8 layer;	     /* enum layer */
+	__u8 in_ipv6;	     /* next may be an IPv6 extension header */
+	__u8 have_ip;	     /* src and dst are set */
+};
+
+static __always_inline void set_ipv4_key(struct flow_key *key, __be32 addr)
+{
+	__builtin_memset(key->addr, 0, 10);
+	key->addr[10] = 0xff;
+	key->addr[11] = 0xff;
+	__builtin_memcpy(&key->addr[12], &addr, 4);
+}
+
+static __always_inline enum verdict parse_ipv4(struct __sk_buff *skb, struct cursor *c)
+{
+	struct iphdr iph;
+	__u32 hlen, tot_len;
+
+	if (bpf_skb_load_bytes(skb, c->off, &iph, sizeof(iph)))
+		return V_CUT;
+	hlen = iph.ihl * 4;
+	if (iph.version != 4 || hlen < sizeof(iph) || c->off + hlen > c->len)
+		return V_CUT;
+	/* a total length shorter than the header is bogus (0 is TSO's "see the frame") */
+	tot_len = bpf_ntohs(iph.tot_len);
+	if (tot_len && tot_len < hlen)
+		return V_CUT;
+	set_ipv4_key(&c->src, iph.saddr);
+	set_ipv4_key(&c->dst, iph.daddr);
+	c->have_ip = 1;
+	/* a non-first fragment carries neither ports nor an inner header */
+	if (bpf_ntohs(iph.frag_off) & IP_OFFSET_MASK)
+		return V_DONE;
+	c->off += hlen;
+	c->next = iph.protocol;
+	c->layer = LAYER_IPPROTO;
+	c->in_ipv6 = 0;
+	return V_MORE;
+}
+
+static __always_inline enum verdict parse_ipv6(struct __sk_buff *skb, struct cursor *c)
+{
+	struct ipv6hdr ip6h;
+
+	if (bpf_skb_load_bytes(skb, c->off, &ip6h, sizeof(ip6h)))
+		return V_CUT;
+	if (ip6h.version != 6)
+		return V_CUT;
+	__builtin_memcpy(c->src.addr, &ip6h.saddr, 16);
+	__builtin_memcpy(c->dst.addr, &ip6h.daddr, 16);
+	c->have_ip = 1;
+	c->off += sizeof(ip6h);
+	c->next = ip6h.nexthdr;
+	c->layer = LAYER_IPPROTO;
+	c->in_ipv6 = 1;
+	return V_MORE;
+}
+
+static __always_inline enum verdict parse_ethertype(struct __sk_buff *skb, struct cursor *c)
+{
+	struct vlan_tag tag;
+
+	switch (c->next) {
+	case ETH_P_8021Q:
+	case ETH_P_8021AD:
+		if (bpf_skb_load_bytes(skb, c->off, &tag, sizeof(tag)))
+			return V_CUT;
+		c->off += sizeof(tag);
+		c->next = bpf_ntohs(tag.encap_proto);
+		return V_MORE;
+	case ETH_P_IP:
+		return parse_ipv4(skb, c);
+	case ETH_P_IPV6:
+		return parse_ipv6(skb, c);
+	default:
+		/* behind GRE a tag may carry anything: the outer header is then the last */
+		return c->have_ip ? V_DONE : V_NON_IP;
+	}
+}
+
+/* GRE version 0 without routing, with any of checksum, key and sequence number. */
+static __always_inline enum verdict parse_gre(struct __sk_buff *skb, struct cursor *c)
+{
+	struct gre_base gre;
+	__u32 hlen = sizeof(gre);
+	__u16 proto;
+
+	if (bpf_skb_load_bytes(skb, c->off, &gre, sizeof(gre)))
+		return V_CUT;
+	/* GRE_* are big-endian constants: compare them with the unswapped field */
+	if (gre.flags & (GRE_VERSION | GRE_ROUTING))
+		return V_DONE;
+	if (gre.flags & GRE_CSUM)
+		hlen += 4;
+	if (gre.flags & GRE_KEY)
+		hlen += 4;
+	if (gre.flags & GRE_SEQ)
+		hlen += 4;
+	if (c->off + hlen > c->len)
+		return V_CUT;
+	proto = bpf_ntohs(gre.proto);
+	if (proto != ETH_P_IP && proto != ETH_P_IPV6 && proto != ETH_P_8021Q)
+		return V_DONE;
+	c->off += hlen;
+	c->next = proto;
+	c->layer = LAYER_ETHERTYPE;
+	return V_MORE;
+}
+
+static __always_inline enum verdict parse_ipv6_ext(struct __sk_buff *skb, struct cursor *c)
+{
+	struct ipv6_frag frag;
+	struct ipv6_ext ext;
+	__u32 hlen;
+
+	if (c->next == NEXTHDR_FRAGMENT) {
+		if (bpf_skb_load_bytes(skb, c->off, &frag, sizeof(frag)))
+			return V_CUT;
+		if (bpf_ntohs(frag.frag_off) & IP6_OFFSET_MASK)
+			return V_DONE;
+		c->off += sizeof(frag);
+		c->next = frag.nexthdr;
+		return V_MORE;
+	}
+	if (bpf_skb_load_bytes(skb, c->off, &ext, sizeof(ext)))
+		return V_CUT;
+	hlen = (ext.hdrlen + 1) * 8;
+	if (c->off + hlen > c->len)
+		return V_CUT;
+	c->off += hlen;
+	c->next = ext.nexthdr;
+	return V_MORE;
+}
+
+static __always_inline enum verdict parse_ipproto(struct __sk_buff *skb, struct cursor *c)
+{
+	switch (c->next) {
+	case IPPROTO_IPIP:
+		c->next = ETH_P_IP;
+		c->layer = LAYER_ETHERTYPE;
+		return V_MORE;
+	case IPPROTO_IPV6:
+		c->next = ETH_P_IPV6;
+		c->layer = LAYER_ETHERTYPE;
+		return V_MORE;
+	case IPPROTO_GRE:
+		return parse_gre(skb, c);
+	case NEXTHDR_HOP:
+	case NEXTHDR_ROUTING:
+	case NEXTHDR_FRAGMENT:
+	case NEXTHDR_DEST:
+		return c->in_ipv6 ? parse_ipv6_ext(skb, c) : V_DONE;
+	default:
+		return V_DONE;
+	}
+}
+
+/* Adds one frame to one direction of one address. The map is per CPU, so plain
+ * additions are enough; when another CPU created the entry between our lookup and our
+ * insert, the insert fails with -EEXIST and we add to the entry it made. */
+static __always_inline void account(const struct flow_key *key, int tx, __u64 bytes,
+				    struct flow_stats *st)
+{
+	struct flow_counters *v, init = {};
+	long err;
+
+	v = bpf_map_lookup_elem(&hosts, key);
+	if (!v) {
+		if (tx) {
+			init.tx_packets = 1;
+			init.tx_bytes = bytes;
+		} else {
+			init.rx_packets = 1;
+			init.rx_bytes = bytes;
+		}
+		err = bpf_map_update_elem(&hosts, key, &init, BPF_NOEXIST);
+		if (!err) {
+			st->new_entries++;
+			return;
+		}
+		v = err == -EEXIST ? bpf_map_lookup_elem(&hosts, key) : NULL;
+		if (!v) {
+			st->lost++;
+			return;
+		}
+	}
+	if (tx) {
+		v->tx_packets++;
+		v->tx_bytes += bytes;
+	} else {
+		v->rx_packets++;
+		v->rx_bytes += bytes;
+	}
+}
+
+SEC("socket")
+int flowtop_count(struct __sk_buff *skb)
+{
+	struct cursor c = { .len = skb->len, .layer = LAYER_ETHERTYPE };
+	enum verdict v = V_MORE;
+	struct flow_stats *st;
+	__u32 zero = 0;
+	__u64 bytes;
+	__u8 first;
+	int i;
+
+	st = bpf_map_lookup_elem(&stats, &zero);
+	if (!st)
+		return 0;
+	/* on the wire: the link header, and an outer tag the kernel moved into metadata */
+	bytes = (__u64)skb->len + link_hlen + (skb->vlan_present ? VLAN_HLEN : 0);
+	st->frames++;
+	st->bytes += bytes;
+
+	if (link_hlen) {
+		c.next = bpf_ntohs(skb->protocol);
+	} else if (bpf_skb_load_bytes(skb, 0, &first, 1)) {
+		c.next = 0;
+	} else {
+		c.next = (first >> 4) == 4 ? ETH_P_IP : (first >> 4) == 6 ? ETH_P_IPV6 : 0;
+	}
+
+	for (i = 0; i < MAX_LAYERS && v == V_MORE; i++)
+		v = c.layer == LAYER_ETHERTYPE ? parse_ethertype(skb, &c) : parse_ipproto(skb, &c);
+
+	if (v == V_CUT) {
+		st->truncated++;
+		return 0;
+	}
+	if (!c.have_ip) { /* V_NON_IP, or MAX_LAYERS tags */
+		st->non_ip++;
+		return 0;
+	}
+	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
+	account(&c.src, 1, bytes, st);
+	account(&c.dst, 0, bytes, st);
+	return 0;
+}

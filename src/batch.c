@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* batch.c: timerfd + signalfd + the socket's POLLERR in one poll loop, so a signal or
+ * a vanished interface is handled between samples, never inside one. */
+#include "batch.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+
+#include "report.h"
+#include "snapshot.h"
+
+struct batch {
+	struct capture *cap;
+	const struct cli_opts *opts;
+	const struct host **rows;
+	size_t rows_cap;
+	struct timespec last; /* CLOCK_MONOTONIC of the previous sample */
+	bool out_closed;      /* stdout's reader went away (EPIPE) */
+};
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Samples the counters and fills the report, rows sorted by rate. */
+static int take_sample(struct batch *b, struct report *r)
+{
+	const struct hosttab *t = capture_hosts(b->cap);
+	struct timespec now;
+	size_t n;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	err = capture_sample(b->cap, seconds_between(&b->last, &now));
+	if (err)
+		return err;
+	b->last = now;
+	n = hosttab_count(t);
+	if (n > b->rows_cap) {
+		const struct host **rows = realloc(b->rows, n * sizeof(*rows));
+
+		if (!rows)
+			return -ENOMEM;
+		b->rows = rows;
+		b->rows_cap = n;
+	}
+	hosttab_sorted(t, b->rows, host_cmp_rate);
+	clock_gettime(CLOCK_REALTIME, &r->time);
+	r->iface = capture_iface(b->cap)->name;
+	r->totals = capture_totals(b->cap);
+	r->rows = b->rows;
+	r->nrows = n;
+	return 0;
+}
+
+static void print_sample(struct batch *b, const struct report *r)
+{
+	if (b->out_closed)
+		return;
+	report_write(stdout, r, b->opts->json ? REPORT_JSON : REPORT_TEXT);
+	if (fflush(stdout) && errno == EPIPE)
+		b->out_closed = true;
+}
+
+static int make_timer(double delay)
+{
+	struct itimerspec its;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	its.it_interval.tv_sec = (time_t)delay;
+	its.it_interval.tv_nsec = (long)((delay - floor(delay)) * 1e9);
+	its.it_value = its.it_interval;
+	if (timerfd_settime(fd, 0, &its, NULL)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static int make_signalfd(sigset_t *mask)
+{
+	int fd;
+
+	sigemptyset(mask);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, mask, NULL))
+		return -errno;
+	fd = signalfd(-1, mask, SFD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
+{
+	struct batch b = { .cap = c, .opts = opts };
+	enum batch_exit status = BATCH_OK;
+	bool down_reported = false, stop = false;
+	struct report r = {};
+	long done = 0;
+	sigset_t mask;
+	int tfd, sfd, err;
+
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE to handle, not a death */
+	clock_gettime(CLOCK_MONOTONIC, &b.last);
+	tfd = make_timer(opts->delay);
+	sfd = make_signalfd(&mask);
+	if (tfd < 0 || sfd < 0) {
+		fprintf(stderr, "flowtop: cannot set up the sampling loop: %s\n",
+			strerror(-(tfd < 0 ? tfd : sfd)));
+		status = BATCH_FAILED;
+		goto out;
+	}
+	while (!stop) {
+		struct pollfd pfd[3] = {
+			{ .fd = tfd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+			{ .fd = capture_fd(c), .events = 0 }, /* POLLERR always reported */
+		};
+
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			status = BATCH_FAILED;
+			break;
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == sizeof(si))
+				stop = true; /* one last sample below */
+		}
+		if (pfd[2].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			err = capture_link_event(c);
+			if (err == -ENODEV) {
+				fprintf(stderr,
+					"flowtop: interface %s disappeared (removed, renamed or "
+					"moved to another namespace)\n",
+					capture_iface(c)->name);
+				status = BATCH_IFACE_GONE;
+				stop = true;
+			} else if (err == -ENETDOWN && !down_reported) {
+				fprintf(stderr, "flowtop: interface %s is down\n",
+					capture_iface(c)->name);
+				down_reported = true;
+			} else if (!err) {
+				down_reported = false;
+			}
+		}
+		if (!stop && !(pfd[0].revents & POLLIN))
+			continue;
+		if (pfd[0].revents & POLLIN) {
+			uint64_t ticks;
+
+			if (read(tfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+				break;
+		}
+		err = take_sample(&b, &r);
+		if (err) {
+			fprintf(stderr, "flowtop: cannot read the counters: %s\n", strerror(-err));
+			status = BATCH_FAILED;
+			break;
+		}
+		print_sample(&b, &r);
+		if (b.out_closed || (opts->iterations && ++done >= opts->iterations))
+			stop = true;
+	}
+	if (opts->snapshot && r.totals) {
+		char msg[512];
+
+		if (snapshot_write(opts->snapshot, &r, msg, sizeof(msg))) {
+			fprintf(stderr, "flowtop: %s\n", msg);
+			if (status == BATCH_OK)
+				status = BATCH_FAILED;
+		}
+	}
+out:
+	if (tfd >= 0)
+		close(tfd);
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+	free(b.rows);
+	return status;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* batch.h: the non-interactive loop: sample, print, repeat until told to stop. */
+#ifndef FLOWTOP_BATCH_H
+#define FLOWTOP_BATCH_H
+
+#include "capture.h"
+#include "cli.h"
+
+enum batch_exit {
+	BATCH_OK = 0,	       /* iterations done, or stopped by a signal */
+	BATCH_FAILED = 1,      /* the kernel's counters could not be read */
+	BATCH_IFACE_GONE = 3,  /* the watched interface disappeared */
+};
+
+/* Prints a sample every opts->delay seconds to stdout (text, or JSON Lines); on
+ * SIGINT, SIGTERM or SIGHUP it takes one last sample, prints it and returns. Writes
+ * opts->snapshot, if any, from the last sample. */
+enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts);
+
+#endif

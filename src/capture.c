@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* capture.c: owns the skeleton, the packet socket, the sampler and the host table, and
+ * the order in which an interface switch touches them. */
+#include "capture.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf_load.h"
+#include "rawsock.h"
+
+struct capture {
+	struct flowtop_bpf *skel;
+	struct sampler *sampler;
+	struct hosttab *hosts;
+	struct flow_totals totals;
+	struct iface_info iface;
+	int sock; /* -1 while detached */
+};
+
+struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	c->sock = -1;
+	c->skel = bpf_load(max_hosts, verbose, err, errlen);
+	if (!c->skel)
+		goto out_free;
+	c->sampler = sampler_new(bpf_load_hosts_fd(c->skel), bpf_load_stats_fd(c->skel));
+	c->hosts = hosttab_new();
+	if (!c->sampler || !c->hosts) {
+		snprintf(err, errlen, "cannot allocate the sampler: %s", strerror(errno));
+		goto out_free;
+	}
+	c->totals.capacity = max_hosts;
+	return c;
+
+out_free:
+	capture_free(c);
+	return NULL;
+}
+
+void capture_free(struct capture *c)
+{
+	if (!c)
+		return;
+	rawsock_close(c->sock);
+	hosttab_free(c->hosts);
+	sampler_free(c->sampler);
+	if (c->skel)
+		bpf_unload(c->skel);
+	free(c);
+}
+
+static void describe_missing(const char *ifname, char *err, size_t errlen)
+{
+	char names[512];
+
+	iface_list(names, sizeof(names));
+	snprintf(err, errlen, "no interface '%s' (there are: %s)", ifname, names);
+}
+
+/* Prepares a socket on the program and binds it to iface, with link_hlen set first. */
+static int open_on(struct capture *c, const struct iface_info *iface)
+{
+	int fd = rawsock_prepare(bpf_load_prog_fd(c->skel)), err;
+
+	if (fd < 0)
+		return fd;
+	bpf_load_set_link_hlen(c->skel, iface->link_hlen);
+	err = rawsock_bind(fd, iface);
+	if (err) {
+		rawsock_close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen)
+{
+	struct iface_info next;
+	int fd, ret;
+
+	ret = iface_get(ifname, &next);
+	if (ret == -ENODEV) {
+		describe_missing(ifname, err, errlen);
+		return ret;
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot query interface '%s': %s", ifname, strerror(-ret));
+		return ret;
+	}
+	/* a socket that can attach at all, before the current one is given up */
+	fd = rawsock_prepare(bpf_load_prog_fd(c->skel));
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-fd),
+			 fd == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
+		return fd;
+	}
+	rawsock_close(c->sock);
+	c->sock = -1;
+	ret = sampler_reset(c->sampler, c->hosts, &c->totals);
+	if (ret) {
+		snprintf(err, errlen, "cannot empty the counters: %s", strerror(-ret));
+		rawsock_close(fd);
+		return ret;
+	}
+	bpf_load_set_link_hlen(c->skel, next.link_hlen);
+	ret = rawsock_bind(fd, &next);
+	if (ret) {
+		snprintf(err, errlen, "cannot bind to '%s': %s", ifname, strerror(-ret));
+		rawsock_close(fd);
+		/* back to where we were, if it is still there */
+		if (c->iface.ifindex && !iface_get(c->iface.name, &c->iface)) {
+			fd = open_on(c, &c->iface);
+			c->sock = fd >= 0 ? fd : -1;
+		}
+		return ret;
+	}
+	c->sock = fd;
+	c->iface = next;
+	return 0;
+}
+
+int capture_sample(struct capture *c, double interval)
+{
+	return sampler_read(c->sampler, c->hosts, &c->totals, interval);
+}
+
+int capture_link_event(struct capture *c)
+{
+	struct iface_info now;
+	int err;
+
+	if (c->sock < 0)
+		return -ENODEV;
+	err = rawsock_error(c->sock);
+	/* gone, renamed or moved: the index no longer names our interface here */
+	if (iface_get(c->iface.name, &now) || now.ifindex != c->iface.ifindex)
+		return -ENODEV;
+	c->iface.up = now.up;
+	c->iface.running = now.running;
+	return err == ENETDOWN || !now.up ? -ENETDOWN : 0;
+}
+
+int capture_fd(const struct capture *c)
+{
+	return c->sock;
+}
+
+int capture_prog_fd(const struct capture *c)
+{
+	return bpf_load_prog_fd(c->skel);
+}
+
+const struct iface_info *capture_iface(const struct capture *c)
+{
+	return &c->iface;
+}
+
+const struct hosttab *capture_hosts(const struct capture *c)
+{
+	return c->hosts;
+}
+
+const struct flow_totals *capture_totals(const struct capture *c)
+{
+	return &c->totals;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* capture.h: the counting engine the batch loop and the screen drive: one loaded
+ * program, attached to one interface at a time, sampled on demand. */
+#ifndef FLOWTOP_CAPTURE_H
+#define FLOWTOP_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hosttab.h"
+#include "iface.h"
+#include "sampler.h"
+
+struct capture;
+
+/* Loads the program with a map of max_hosts. NULL on failure, reason in err. */
+struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen);
+void capture_free(struct capture *c);
+
+/* Moves the loaded program to ifname: a new socket is prepared, the old one detached
+ * and closed, the counters emptied, the new one bound. When ifname cannot be opened the
+ * current interface stays attached and err says why. 0 or -errno. */
+int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen);
+
+/* Reads the kernel's counters; interval is the time since the previous sample. */
+int capture_sample(struct capture *c, double interval);
+
+/* What happened to the interface since the last call: 0 (nothing), -ENETDOWN (down),
+ * -ENODEV (gone: removed, or moved to another namespace). */
+int capture_link_event(struct capture *c);
+
+/* The socket, to poll for POLLERR (link events). */
+int capture_fd(const struct capture *c);
+int capture_prog_fd(const struct capture *c);
+const struct iface_info *capture_iface(const struct capture *c);
+const struct hosttab *capture_hosts(const struct capture *c);
+const struct flow_totals *capture_totals(const struct capture *c);
+
+#endif

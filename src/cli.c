@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* cli.c: the getopt_long table, value checks and the --help text (mirrored by
+ * man/flowtop.8). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bpf/flowtop.h"
+
+#define MAX_DELAY 3600.0
+#define MIN_DELAY 0.01
+#define MAX_HOSTS_LIMIT (1U << 24)
+
+enum { OPT_JSON = 0x100 };
+
+static const struct option long_options[] = {
+	{ "interface", required_argument, NULL, 'i' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "max-hosts", required_argument, NULL, 'm' },
+	{ "snapshot", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void cli_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: flowtop [OPTION]...\n"
+		"Per-IP traffic monitor: counts packets and bytes per address in the kernel\n"
+		"with an eBPF socket filter, and shows rates like top.\n"
+		"\n"
+		"  -i, --interface IFACE  interface to watch (default: the default route's)\n"
+		"  -d, --delay SECONDS    time between samples, fractional (default 1)\n"
+		"  -n, --iterations N     take N samples, then exit (default: until stopped)\n"
+		"  -b, --batch            print each sample as text instead of the screen\n"
+		"      --json             with -b, print each sample as one JSON object per line\n"
+		"  -m, --max-hosts N      hosts the kernel map holds; the least recently seen\n"
+		"                         are evicted beyond that (default %u)\n"
+		"  -o, --snapshot FILE    on exit, write the table to FILE (.json, .csv or text)\n"
+		"  -v, --verbose          print libbpf's debug messages\n"
+		"  -h, --help             print this help and exit\n"
+		"  -V, --version          print the version and exit\n",
+		FLOWTOP_DEFAULT_MAX_HOSTS);
+}
+
+static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return CLI_USAGE;
+}
+
+/* A whole number in [min, max], nothing after it. */
+static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *out, char *err,
+			  size_t errlen)
+{
+	unsigned long v;
+	char *end;
+	int c;
+
+	*opts = (struct cli_opts){ .delay = 1.0, .max_hosts = FLOWTOP_DEFAULT_MAX_HOSTS };
+	err[0] = '\0';
+	optind = 0; /* full reset: parse again from argv[1] */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:n:bm:o:vhV", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (!*optarg || strlen(optarg) >= sizeof(opts->iface))
+				return usage_error(err, errlen,
+						   "invalid interface name '%s' (1 to %zu bytes)",
+						   optarg, sizeof(opts->iface) - 1);
+			strcpy(opts->iface, optarg);
+			break;
+		case 'd':
+			errno = 0;
+			opts->delay = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(opts->delay) ||
+			    opts->delay < MIN_DELAY || opts->delay > MAX_DELAY)
+				return usage_error(err, errlen,
+						   "invalid delay '%s' (seconds, %g to %g)", optarg,
+						   MIN_DELAY, MAX_DELAY);
+			break;
+		case 'n':
+			if (parse_ulong(optarg, 1, LONG_MAX, &v))
+				return usage_error(err, errlen,
+						   "invalid iteration count '%s' (a whole number > 0)",
+						   optarg);
+			opts->iterations = (long)v;
+			break;
+		case 'b':
+			opts->batch = true;
+			break;
+		case OPT_JSON:
+			opts->json = true;
+			break;
+		case 'm':
+			if (parse_ulong(optarg, 1, MAX_HOSTS_LIMIT, &v))
+				return usage_error(err, errlen,
+						   "invalid host count '%s' (1 to %u)", optarg,
+						   MAX_HOSTS_LIMIT);
+			opts->max_hosts = (unsigned)v;
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error(err, errlen, "empty snapshot file name");
+			opts->snapshot = optarg;
+			break;
+		case 'v':
+			opts->verbose = true;
+			break;
+		case 'h':
+			cli_usage(out);
+			return CLI_EXIT;
+		case 'V':
+			fprintf(out, "flowtop %s (eBPF per-IP traffic monitor)\n", FLOWTOP_VERSION);
+			return CLI_EXIT;
+		case ':':
+			return usage_error(err, errlen, "option '%s' needs a value",
+					   argv[optind - 1]);
+		default:
+			if (optopt > 0 && optopt < 0x100)
+				return usage_error(err, errlen, "unknown option '-%c'", optopt);
+			return usage_error(err, errlen, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (opts->json && !opts->batch)
+		return usage_error(err, errlen, "--json needs -b/--batch");
+	return CLI_RUN;
+}

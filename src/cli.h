@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* cli.h: the command line: what flowtop was asked to do. */
+#ifndef FLOWTOP_CLI_H
+#define FLOWTOP_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <net/if.h>
+
+#define FLOWTOP_VERSION "0.1.0"
+
+struct cli_opts {
+	char iface[IF_NAMESIZE]; /* empty: pick the default interface */
+	double delay;		 /* seconds between samples */
+	long iterations;	 /* samples to take, 0 for no limit */
+	bool batch;		 /* -b: print samples instead of the screen */
+	bool json;		 /* --json: batch samples as JSON Lines */
+	unsigned max_hosts;	 /* -m: capacity of the hosts map */
+	const char *snapshot;	 /* -o: write the final table here on exit */
+	bool verbose;		 /* -v: libbpf's debug output */
+};
+
+enum cli_result {
+	CLI_RUN,   /* options parsed: run */
+	CLI_EXIT,  /* --help or --version printed: exit 0 */
+	CLI_USAGE, /* bad usage, message in err: exit 2 */
+};
+
+/* Parses argv into opts. Help and version text go to out; a usage error is described in
+ * err. Uses getopt_long, so it resets optind itself and can be called again. */
+enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *out, char *err,
+			  size_t errlen);
+
+void cli_usage(FILE *out);
+
+#endif

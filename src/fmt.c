@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* fmt.c: addresses, scaled numbers and timestamps as text. */
+#include "fmt.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const uint8_t v4mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+const char *fmt_addr(const struct flow_key *key, char buf[FMT_ADDR_LEN])
+{
+	if (!memcmp(key->addr, v4mapped_prefix, sizeof(v4mapped_prefix)))
+		return inet_ntop(AF_INET, &key->addr[12], buf, FMT_ADDR_LEN);
+	return inet_ntop(AF_INET6, key->addr, buf, FMT_ADDR_LEN);
+}
+
+int fmt_parse_addr(const char *s, struct flow_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	if (inet_pton(AF_INET, s, &key->addr[12]) == 1) {
+		memcpy(key->addr, v4mapped_prefix, sizeof(v4mapped_prefix));
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, key->addr) == 1)
+		return 0;
+	return -EINVAL;
+}
+
+const char *fmt_scaled(double v, const char *unit, char *buf, size_t len)
+{
+	static const char prefix[] = { ' ', 'k', 'M', 'G', 'T', 'P' };
+	size_t i = 0;
+
+	if (!isfinite(v) || v < 0)
+		v = 0;
+	while (v >= 999.5 && i + 1 < sizeof(prefix)) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.0f%s", v, unit);
+	else
+		snprintf(buf, len, "%.*f%c%s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, prefix[i],
+			 unit);
+	return buf;
+}
+
+const char *fmt_time_rfc3339(const struct timespec *ts, char buf[FMT_TIME_LEN])
+{
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&ts->tv_sec, &tm);
+	n = strftime(buf, FMT_TIME_LEN, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, FMT_TIME_LEN - n, ".%03ldZ", ts->tv_nsec / 1000000);
+	return buf;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* iface.c: the default interface from the routing table, interface facts from ioctls. */
+#include "iface.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if_arp.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "../bpf/flowtop.h"
+
+/* The interface of the default route with the lowest metric in /proc/net/route. */
+static bool default_route_v4(char name[IF_NAMESIZE])
+{
+	unsigned long dest, flags, metric, best = (unsigned long)-1;
+	char line[256], ifn[IF_NAMESIZE + 1];
+	FILE *f = fopen("/proc/net/route", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%16s %lx %*x %lx %*d %*d %lu", ifn, &dest, &flags, &metric) != 4)
+			continue; /* the header line */
+		if (dest == 0 && (flags & 1 /* RTF_UP */) && metric < best &&
+		    strlen(ifn) < IF_NAMESIZE) {
+			best = metric;
+			strcpy(name, ifn);
+		}
+	}
+	fclose(f);
+	return best != (unsigned long)-1;
+}
+
+/* ::/0 in /proc/net/ipv6_route: dest, plen, src, plen, next hop, metric, refs, use,
+ * flags, name. */
+static bool default_route_v6(char name[IF_NAMESIZE])
+{
+	char line[512], dest[33], ifn[IF_NAMESIZE + 1];
+	unsigned plen;
+	bool found = false;
+	FILE *f = fopen("/proc/net/ipv6_route", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%32s %x %*s %*x %*s %*x %*x %*x %*x %16s", dest, &plen, ifn) != 3)
+			continue;
+		if (plen == 0 && !strcmp(dest, "00000000000000000000000000000000") &&
+		    strcmp(ifn, "lo") && strlen(ifn) < IF_NAMESIZE) {
+			strcpy(name, ifn);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int iface_get(const char *name, struct iface_info *info)
+{
+	struct ifreq ifr = {};
+	int fd, err = 0;
+
+	memset(info, 0, sizeof(*info));
+	if (strlen(name) >= IF_NAMESIZE)
+		return -ENODEV;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	strcpy(ifr.ifr_name, name);
+	if (ioctl(fd, SIOCGIFINDEX, &ifr)) {
+		err = errno == ENODEV ? -ENODEV : -errno;
+		goto out_close;
+	}
+	info->ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		err = -errno;
+		goto out_close;
+	}
+	info->up = ifr.ifr_flags & IFF_UP;
+	info->running = ifr.ifr_flags & IFF_RUNNING;
+	info->loopback = ifr.ifr_flags & IFF_LOOPBACK;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		err = -errno;
+		goto out_close;
+	}
+	info->arphrd = ifr.ifr_hwaddr.sa_family;
+	/* Ethernet and loopback have a 14-byte header; tun, WireGuard, IP tunnels none */
+	info->link_hlen = info->arphrd == ARPHRD_ETHER || info->arphrd == ARPHRD_LOOPBACK
+				  ? FLOWTOP_ETH_HLEN
+				  : 0;
+	strcpy(info->name, name);
+out_close:
+	close(fd);
+	return err;
+}
+
+void iface_default(char name[IF_NAMESIZE])
+{
+	struct if_nameindex *all, *i;
+	struct iface_info info;
+
+	if (default_route_v4(name) || default_route_v6(name))
+		return;
+	all = if_nameindex();
+	for (i = all; i && i->if_index; i++) {
+		if (!iface_get(i->if_name, &info) && info.up && !info.loopback) {
+			strcpy(name, info.name);
+			if_freenameindex(all);
+			return;
+		}
+	}
+	if (all)
+		if_freenameindex(all);
+	strcpy(name, "lo");
+}
+
+size_t iface_list(char *buf, size_t len)
+{
+	struct if_nameindex *all = if_nameindex(), *i;
+	size_t n = 0, used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = all; i && i->if_index; i++, n++) {
+		int w = snprintf(buf + used, len - used, "%s%s", n ? ", " : "", i->if_name);
+
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+	if (all)
+		if_freenameindex(all);
+	return n;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* iface.h: network interfaces: which one to watch by default, what they are. */
+#ifndef FLOWTOP_IFACE_H
+#define FLOWTOP_IFACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <net/if.h>
+
+struct iface_info {
+	char name[IF_NAMESIZE];
+	int ifindex;
+	unsigned short arphrd;	/* link type, ARPHRD_* */
+	unsigned link_hlen;	/* bytes of link header before the network header */
+	bool up, running, loopback;
+};
+
+/* The interface of the IPv4 (then IPv6) default route, else the first that is up and not
+ * loopback, else "lo". */
+void iface_default(char name[IF_NAMESIZE]);
+
+/* 0, or -ENODEV when there is no such interface, or another -errno. */
+int iface_get(const char *name, struct iface_info *info);
+
+/* "eth0, lo, veth1" (sorted by index), cut to len. Returns the number of interfaces. */
+size_t iface_list(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* main.c: parse the command line, check what is needed, load, attach, then hand over to
+ * the batch loop. The only file that decides the exit status. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "batch.h"
+#include "capture.h"
+#include "caps.h"
+#include "cli.h"
+#include "iface.h"
+#include "report.h"
+
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_FAILURE_ = 1, /* a system failure while running */
+	EXIT_USAGE = 2,	   /* bad options, unknown interface, missing privileges */
+};
+
+/* Fatal errors: plain text on stderr; in JSON mode also {"error": ...} on stdout. */
+static int fail(const struct cli_opts *opts, int status, const char *msg)
+{
+	fprintf(stderr, "flowtop: %s\n", msg);
+	if (opts->json) {
+		fputs("{\"error\":", stdout);
+		report_json_string(stdout, msg);
+		fputs("}\n", stdout);
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_opts opts;
+	struct iface_info info;
+	struct capture *cap;
+	char err[1024], missing[64];
+	int ret;
+
+	switch (cli_parse(argc, argv, &opts, stdout, err, sizeof(err))) {
+	case CLI_EXIT:
+		return EXIT_OK;
+	case CLI_USAGE:
+		fprintf(stderr, "flowtop: %s\nTry 'flowtop --help' for more information.\n", err);
+		return EXIT_USAGE;
+	case CLI_RUN:
+		break;
+	}
+	if (!opts.iface[0])
+		iface_default(opts.iface);
+	ret = iface_get(opts.iface, &info);
+	if (ret) {
+		char names[512];
+
+		iface_list(names, sizeof(names));
+		if (ret == -ENODEV)
+			snprintf(err, sizeof(err), "no interface '%s' (there are: %s)", opts.iface,
+				 names);
+		else
+			snprintf(err, sizeof(err), "cannot query interface '%s': %s", opts.iface,
+				 strerror(-ret));
+		return fail(&opts, EXIT_USAGE, err);
+	}
+	if (caps_missing(missing, sizeof(missing))) {
+		snprintf(err, sizeof(err),
+			 "missing %s: flowtop loads a BPF program and opens a packet socket; run "
+			 "it as root or grant CAP_BPF and CAP_NET_RAW",
+			 missing);
+		return fail(&opts, EXIT_USAGE, err);
+	}
+	cap = capture_new(opts.max_hosts, opts.verbose, err, sizeof(err));
+	if (!cap)
+		return fail(&opts, EXIT_FAILURE_, err);
+	ret = capture_attach(cap, opts.iface, err, sizeof(err));
+	if (ret) {
+		capture_free(cap);
+		return fail(&opts, ret == -ENODEV ? EXIT_USAGE : EXIT_FAILURE_, err);
+	}
+	if (!opts.batch)
+		fputs("flowtop: the interactive screen is not built yet; printing samples\n",
+		      stderr);
+	ret = (int)batch_run(cap, &opts);
+	capture_free(cap);
+	return ret;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* report.c: the three renderings of a sample. JSON is written by hand: the schema is
+ * numbers and two strings, not worth a library. */
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fmt.h"
+
+#define BITS(bytes) ((bytes)*8)
+
+void report_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void write_json(FILE *f, const struct report *r)
+{
+	const struct flow_totals *t = r->totals;
+	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN];
+	size_t i;
+
+	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&r->time, when));
+	report_json_string(f, r->iface);
+	fprintf(f,
+		",\"interval\":%.3f,\"totals\":{\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64
+		",\"non_ip\":%" PRIu64 ",\"truncated\":%" PRIu64 ",\"evicted\":%" PRIu64
+		",\"lost\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"capacity\":%" PRIu64 "},\"hosts\":[",
+		t->interval, (uint64_t)t->total.frames, (uint64_t)t->total.bytes,
+		(uint64_t)t->total.non_ip, (uint64_t)t->total.truncated, t->evicted,
+		(uint64_t)t->total.lost, t->live_hosts, t->capacity);
+	for (i = 0; i < r->nrows; i++) {
+		const struct host *h = r->rows[i];
+
+		fprintf(f,
+			"%s{\"ip\":\"%s\",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
+			",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
+			",\"rx_pps\":%.3f,\"tx_pps\":%.3f,\"rx_bps\":%.3f,\"tx_bps\":%.3f}",
+			i ? "," : "", fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
+			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
+			(uint64_t)h->total.tx_bytes, per_second(h->delta.rx_packets, t->interval),
+			per_second(h->delta.tx_packets, t->interval),
+			per_second(BITS(h->delta.rx_bytes), t->interval),
+			per_second(BITS(h->delta.tx_bytes), t->interval));
+	}
+	fputs("]}\n", f);
+}
+
+static void write_csv(FILE *f, const struct report *r)
+{
+	double dt = r->totals->interval;
+	char addr[FMT_ADDR_LEN];
+	size_t i;
+
+	fputs("ip,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_pps,tx_pps,rx_bps,tx_bps\n", f);
+	for (i = 0; i < r->nrows; i++) {
+		const struct host *h = r->rows[i];
+
+		fprintf(f,
+			"%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f\n",
+			fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
+			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
+			(uint64_t)h->total.tx_bytes, per_second(h->delta.rx_packets, dt),
+			per_second(h->delta.tx_packets, dt),
+			per_second(BITS(h->delta.rx_bytes), dt),
+			per_second(BITS(h->delta.tx_bytes), dt));
+	}
+}
+
+static void write_text(FILE *f, const struct report *r)
+{
+	const struct flow_totals *t = r->totals;
+	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN], rx[16], tx[16], pps[16], bps[16];
+	size_t i;
+
+	fprintf(f, "%s  %s  interval %.3f s\n", fmt_time_rfc3339(&r->time, when), r->iface,
+		t->interval);
+	fprintf(f,
+		"total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)  non-IP %" PRIu64
+		"  truncated %" PRIu64 "  evicted %" PRIu64 "  lost %" PRIu64 "  hosts %" PRIu64
+		"/%" PRIu64 "\n",
+		(uint64_t)t->total.frames, (uint64_t)t->total.bytes,
+		fmt_scaled(per_second(t->delta.frames, t->interval), "p/s", pps, sizeof(pps)),
+		fmt_scaled(per_second(BITS(t->delta.bytes), t->interval), "b/s", bps, sizeof(bps)),
+		(uint64_t)t->total.non_ip, (uint64_t)t->total.truncated, t->evicted,
+		(uint64_t)t->total.lost, t->live_hosts, t->capacity);
+	fprintf(f, "%-39s %10s %12s %10s %12s %10s %10s\n", "ADDRESS", "RX PKTS", "RX BYTES",
+		"TX PKTS", "TX BYTES", "RX RATE", "TX RATE");
+	for (i = 0; i < r->nrows; i++) {
+		const struct host *h = r->rows[i];
+
+		fprintf(f, "%-39s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s\n",
+			fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
+			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
+			(uint64_t)h->total.tx_bytes,
+			fmt_scaled(per_second(BITS(h->delta.rx_bytes), t->interval), "b/s", rx,
+				   sizeof(rx)),
+			fmt_scaled(per_second(BITS(h->delta.tx_bytes), t->interval), "b/s", tx,
+				   sizeof(tx)));
+	}
+	fputc('\n', f);
+}
+
+int report_write(FILE *f, const struct report *r, enum report_format fmt)
+{
+	switch (fmt) {
+	case REPORT_JSON:
+		write_json(f, r);
+		break;
+	case REPORT_CSV:
+		write_csv(f, r);
+		break;
+	case REPORT_TEXT:
+		write_text(f, r);
+		break;
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+enum report_format report_format_for(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (!dot || (slash && dot < slash))
+		return REPORT_TEXT;
+	if (!strcasecmp(dot, ".json"))
+		return REPORT_JSON;
+	if (!strcasecmp(dot, ".csv"))
+		return REPORT_CSV;
+	return REPORT_TEXT;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* report.h: one sample as text, JSON or CSV: batch output and snapshots alike. */
+#ifndef FLOWTOP_REPORT_H
+#define FLOWTOP_REPORT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "hosttab.h"
+#include "sampler.h"
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_JSON, /* one object on one line */
+	REPORT_CSV,  /* a header line, then one line per host */
+};
+
+struct report {
+	const char *iface;		 /* interface name */
+	struct timespec time;		 /* wall-clock time of the sample */
+	const struct flow_totals *totals;
+	const struct host *const *rows; /* in the order to print */
+	size_t nrows;
+};
+
+/* Writes r to f. Returns 0, or -EIO when f reports a write error. */
+int report_write(FILE *f, const struct report *r, enum report_format fmt);
+
+/* .json and .csv (any case) by name, text otherwise. */
+enum report_format report_format_for(const char *path);
+
+/* Writes s as a JSON string literal, quotes included. */
+void report_json_string(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* snapshot.c: temporary file, write, fsync, rename. */
+#include "snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TMP_TRIES 16
+
+/* "dir/.name.<pid>.<n>.tmp": beside the target, so rename() stays on one file system. */
+static int tmp_name(const char *path, unsigned n, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	int w = snprintf(buf, len, "%.*s.%s.%ld.%u.tmp", dirlen, path, path + dirlen,
+			 (long)getpid(), n);
+
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen)
+{
+	static unsigned counter;
+	char tmp[4096];
+	FILE *f = NULL;
+	int fd = -1, ret, i;
+
+	for (i = 0; i < TMP_TRIES && fd < 0; i++) {
+		ret = tmp_name(path, counter++, tmp, sizeof(tmp));
+		if (ret)
+			goto out_err;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST) {
+			ret = -errno;
+			goto out_err;
+		}
+	}
+	if (fd < 0) {
+		ret = -EEXIST;
+		goto out_err;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		goto out_unlink;
+	}
+	ret = report_write(f, r, report_format_for(path));
+	if (!ret && fflush(f))
+		ret = -errno;
+	if (!ret && fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		goto out_unlink;
+	if (rename(tmp, path)) {
+		ret = -errno;
+		goto out_unlink;
+	}
+	return 0;
+
+out_unlink:
+	unlink(tmp);
+out_err:
+	snprintf(err, errlen, "cannot write snapshot '%s': %s", path, strerror(-ret));
+	return ret;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* snapshot.h: a report written to a file atomically: whole, or not at all. */
+#ifndef FLOWTOP_SNAPSHOT_H
+#define FLOWTOP_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "report.h"
+
+/* Writes r to path in the format its extension names. The data goes to a new temporary
+ * file beside path (O_EXCL|O_NOFOLLOW, mode 0644 under the umask), is synced, and is
+ * renamed over path: a reader sees the old file or the new one, never a part. An
+ * existing path is left as it was on any failure. 0, or -errno with err filled. */
+int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen);
+
+#endif
