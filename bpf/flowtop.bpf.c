@@ -17,21 +17,21 @@
 #include <bpf/bpf_endian.h>
 #include "flowtop.h"
 
-#define MAX_LAYERS 16 /* tags + IP headers + IPv6 extension headers + GRE, per frame */
-#define IP_OFFSET_MASK 0x1fff
-#define IP6_OFFSET_MASK 0xfff8
-#define VLAN_HLEN 4
-#define NEXTHDR_HOP 0
-#define NEXTHDR_ROUTING 43
+#define MAX_LAYERS	 16 /* tags + IP headers + IPv6 extension headers + GRE, per frame */
+#define IP_OFFSET_MASK	 0x1fff
+#define IP6_OFFSET_MASK	 0xfff8
+#define VLAN_HLEN	 4
+#define NEXTHDR_HOP	 0
+#define NEXTHDR_ROUTING	 43
 #define NEXTHDR_FRAGMENT 44
-#define NEXTHDR_DEST 60
-#define EEXIST 17
+#define NEXTHDR_DEST	 60
+#define EEXIST		 17
 /* GRE flag bits as <linux/if_tunnel.h> has them (it drags in libc headers): big-endian
  * constants, to be tested against the unswapped field */
-#define GRE_CSUM bpf_htons(0x8000)
+#define GRE_CSUM    bpf_htons(0x8000)
 #define GRE_ROUTING bpf_htons(0x4000)
-#define GRE_KEY bpf_htons(0x2000)
-#define GRE_SEQ bpf_htons(0x1000)
+#define GRE_KEY	    bpf_htons(0x2000)
+#define GRE_SEQ	    bpf_htons(0x1000)
 #define GRE_VERSION bpf_htons(0x0007)
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -7,9 +7,9 @@
 #include "cli.h"
 
 enum batch_exit {
-	BATCH_OK = 0,	       /* iterations done, or stopped by a signal */
-	BATCH_FAILED = 1,      /* the kernel's counters could not be read */
-	BATCH_IFACE_GONE = 3,  /* the watched interface disappeared */
+	BATCH_OK = 0,	      /* iterations done, or stopped by a signal */
+	BATCH_FAILED = 1,     /* the kernel's counters could not be read */
+	BATCH_IFACE_GONE = 3, /* the watched interface disappeared */
 };
 
 /* Prints a sample every opts->delay seconds to stdout (text, or JSON Lines); on

@@ -13,11 +13,13 @@
 
 #include "../bpf/flowtop.h"
 
-#define MAX_DELAY 3600.0
-#define MIN_DELAY 0.01
+#define MAX_DELAY	3600.0
+#define MIN_DELAY	0.01
 #define MAX_HOSTS_LIMIT (1U << 24)
 
-enum { OPT_JSON = 0x100 };
+enum {
+	OPT_JSON = 0x100
+};
 
 static const struct option long_options[] = {
 	{ "interface", required_argument, NULL, 'i' },
@@ -55,7 +57,7 @@ void cli_usage(FILE *out)
 }
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -114,9 +116,9 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			break;
 		case 'n':
 			if (parse_ulong(optarg, 1, LONG_MAX, &v))
-				return usage_error(err, errlen,
-						   "invalid iteration count '%s' (a whole number > 0)",
-						   optarg);
+				return usage_error(
+				    err, errlen,
+				    "invalid iteration count '%s' (a whole number > 0)", optarg);
 			opts->iterations = (long)v;
 			break;
 		case 'b':
@@ -127,9 +129,8 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			break;
 		case 'm':
 			if (parse_ulong(optarg, 1, MAX_HOSTS_LIMIT, &v))
-				return usage_error(err, errlen,
-						   "invalid host count '%s' (1 to %u)", optarg,
-						   MAX_HOSTS_LIMIT);
+				return usage_error(err, errlen, "invalid host count '%s' (1 to %u)",
+						   optarg, MAX_HOSTS_LIMIT);
 			opts->max_hosts = (unsigned)v;
 			break;
 		case 'o':

@@ -43,8 +43,11 @@ const char *fmt_scaled(double v, const char *unit, char *buf, size_t len)
 	if (i == 0)
 		snprintf(buf, len, "%.0f%s", v, unit);
 	else
-		snprintf(buf, len, "%.*f%c%s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, prefix[i],
-			 unit);
+		snprintf(buf, len, "%.*f%c%s",
+			 v < 9.995   ? 2
+			 : v < 99.95 ? 1
+				     : 0,
+			 v, prefix[i], unit);
 	return buf;
 }
 

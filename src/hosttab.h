@@ -30,8 +30,8 @@ int hosttab_observe(struct hosttab *t, const struct flow_key *key,
 		    const struct flow_counters *kernel);
 void hosttab_end(struct hosttab *t, double interval);
 
-size_t hosttab_count(const struct hosttab *t);	/* hosts ever seen since the last clear */
-size_t hosttab_live(const struct hosttab *t);	/* hosts found in the map by the last sample */
+size_t hosttab_count(const struct hosttab *t);	  /* hosts ever seen since the last clear */
+size_t hosttab_live(const struct hosttab *t);	  /* hosts found in the map by the last sample */
 double hosttab_interval(const struct hosttab *t); /* seconds the last sample covered */
 const struct host *hosttab_get(const struct hosttab *t, size_t i);
 const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *key);

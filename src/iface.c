@@ -88,9 +88,8 @@ int iface_get(const char *name, struct iface_info *info)
 	}
 	info->arphrd = ifr.ifr_hwaddr.sa_family;
 	/* Ethernet and loopback have a 14-byte header; tun, WireGuard, IP tunnels none */
-	info->link_hlen = info->arphrd == ARPHRD_ETHER || info->arphrd == ARPHRD_LOOPBACK
-				  ? FLOWTOP_ETH_HLEN
-				  : 0;
+	info->link_hlen =
+	    info->arphrd == ARPHRD_ETHER || info->arphrd == ARPHRD_LOOPBACK ? FLOWTOP_ETH_HLEN : 0;
 	strcpy(info->name, name);
 out_close:
 	close(fd);

@@ -10,8 +10,8 @@
 struct iface_info {
 	char name[IF_NAMESIZE];
 	int ifindex;
-	unsigned short arphrd;	/* link type, ARPHRD_* */
-	unsigned link_hlen;	/* bytes of link header before the network header */
+	unsigned short arphrd; /* link type, ARPHRD_* */
+	unsigned link_hlen;    /* bytes of link header before the network header */
 	bool up, running, loopback;
 };
 

@@ -70,14 +70,13 @@ static void write_csv(FILE *f, const struct report *r)
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fprintf(f,
-			"%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f\n",
-			fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
-			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
-			(uint64_t)h->total.tx_bytes, per_second(h->delta.rx_packets, dt),
-			per_second(h->delta.tx_packets, dt),
-			per_second(BITS(h->delta.rx_bytes), dt),
-			per_second(BITS(h->delta.tx_bytes), dt));
+		fprintf(
+		    f, "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f\n",
+		    fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
+		    (uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
+		    (uint64_t)h->total.tx_bytes, per_second(h->delta.rx_packets, dt),
+		    per_second(h->delta.tx_packets, dt), per_second(BITS(h->delta.rx_bytes), dt),
+		    per_second(BITS(h->delta.tx_bytes), dt));
 	}
 }
 
@@ -103,7 +102,8 @@ static void write_text(FILE *f, const struct report *r)
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fprintf(f, "%-39s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s\n",
+		fprintf(f,
+			"%-39s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s\n",
 			fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
 			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
 			(uint64_t)h->total.tx_bytes,

@@ -16,8 +16,8 @@ enum report_format {
 };
 
 struct report {
-	const char *iface;		 /* interface name */
-	struct timespec time;		 /* wall-clock time of the sample */
+	const char *iface;    /* interface name */
+	struct timespec time; /* wall-clock time of the sample */
 	const struct flow_totals *totals;
 	const struct host *const *rows; /* in the order to print */
 	size_t nrows;

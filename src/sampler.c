@@ -145,8 +145,7 @@ static uint64_t stat_delta(uint64_t now, uint64_t before)
 	return now >= before ? now - before : now;
 }
 
-int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals,
-		 double interval)
+int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval)
 {
 	struct flow_stats now;
 	size_t n, i;
@@ -190,8 +189,8 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 	totals->delta.lost = stat_delta(now.lost, totals->total.lost);
 	totals->total = now;
 	totals->live_hosts = hosttab_live(t);
-	totals->evicted = now.new_entries > totals->live_hosts ? now.new_entries - totals->live_hosts
-							      : 0;
+	totals->evicted =
+	    now.new_entries > totals->live_hosts ? now.new_entries - totals->live_hosts : 0;
 	totals->capacity = s->max_entries;
 	totals->interval = interval;
 	return 0;

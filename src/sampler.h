@@ -31,8 +31,7 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 
 /* Reads every map entry into t and the stats into totals; interval is the time since
  * the previous sample. Returns 0 or -errno. */
-int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals,
-		 double interval);
+int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval);
 
 /* Whether the last read used batch lookups (false: key-by-key iteration). */
 bool sampler_batched(const struct sampler *s);
