@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# run.sh -- run every test: the C unit and kernel tests, then the shell end-to-end tests;
+# print each suite's result and one closing line "N passed, N failed, N skipped".
+#
+# Environment: FLOWTOP (the binary), TESTBIN (the compiled tests), CI (true: no skips).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+export FLOWTOP=${FLOWTOP:-flowtop} TESTBIN=${TESTBIN:-.output/tests}
+export FLOWTOP_ROOT=$PWD
+passed=0 failed=0 skipped=0
+
+add_summary() { # "# suite: N passed, N failed, N skipped" -> totals
+	local line
+	line=$(grep -E '^# .*: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "FAIL $2: ended without a summary (crashed?)"
+		failed=$((failed + 1))
+		return
+	fi
+	set -- $(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped/\1 \2 \3/')
+	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+}
+
+run_suite() { # name command...
+	local name=$1 out rc
+	shift
+	out=$(mktemp)
+	echo "== $name"
+	"$@" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	add_summary "$out" "$name"
+	if [ "$rc" != 0 ] && ! grep -q '^FAIL' "$out"; then
+		echo "FAIL $name: exit status $rc"
+		failed=$((failed + 1))
+	fi
+	rm -f "$out"
+}
+
+for t in "$TESTBIN"/test_*; do
+	[ -x "$t" ] || continue
+	run_suite "${t##*/}" "$t"
+done
+for t in tests/e2e/*.sh; do
+	run_suite "$(basename "$t" .sh)" bash "$t"
+done
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

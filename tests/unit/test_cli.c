@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_cli.c: option parsing, defaults, value checks, help and version. */
+#include "test.h"
+
+#include "cli.h"
+
+static char err[256];
+static FILE *out;
+
+static char *owned[32]; /* the last parse's argv strings: opts point into them */
+
+/* cli_parse takes a mutable argv (getopt may permute it): hand it owned copies */
+static enum cli_result parse(struct cli_opts *opts, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0, i;
+
+	for (i = 0; owned[i]; i++) {
+		free(owned[i]);
+		owned[i] = NULL;
+	}
+	argv[argc++] = strdup("flowtop");
+	for (; *args && argc < 31; args++)
+		argv[argc++] = strdup(*args);
+	argv[argc] = NULL;
+	memcpy(owned, argv, sizeof(argv));
+	return cli_parse(argc, argv, opts, out, err, sizeof(err));
+}
+
+#define PARSE(opts, ...) parse((opts), (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_defaults(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(parse(&o, (const char *const[]){ NULL }), CLI_RUN);
+	ASSERT_STREQ(o.iface, "");
+	ASSERT_DBL(o.delay, 1.0);
+	ASSERT_EQ(o.iterations, 0);
+	ASSERT_EQ(o.max_hosts, 65536);
+	ASSERT_TRUE(!o.batch && !o.json && !o.snapshot);
+}
+
+static void test_all_options(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-i", "veth0", "-d", "0.25", "-n", "3", "-b", "--json", "-m", "64",
+			"-o", "out.csv"),
+		  CLI_RUN);
+	ASSERT_STREQ(o.iface, "veth0");
+	ASSERT_DBL(o.delay, 0.25);
+	ASSERT_EQ(o.iterations, 3);
+	ASSERT_TRUE(o.batch && o.json);
+	ASSERT_EQ(o.max_hosts, 64);
+	ASSERT_STREQ(o.snapshot, "out.csv");
+	ASSERT_EQ(PARSE(&o, "--interface=lo", "--delay=2", "--iterations=1", "--batch",
+			"--max-hosts=1", "--snapshot=x"),
+		  CLI_RUN);
+	ASSERT_STREQ(o.iface, "lo");
+	ASSERT_EQ(o.max_hosts, 1);
+}
+
+static void test_bad_values(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-d", "0"), CLI_USAGE);
+	ASSERT_TRUE(strstr(err, "delay") != NULL);
+	ASSERT_EQ(PARSE(&o, "-d", "abc"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-d", "nan"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-d", "1e9"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-n", "0"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-n", "-3"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-n", "5x"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-m", "0"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-m", "99999999999"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-i", "a-name-far-too-long-for-linux"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-o", ""), CLI_USAGE);
+}
+
+static void test_usage_errors_name_the_problem(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-x"), CLI_USAGE);
+	ASSERT_STREQ(err, "unknown option '-x'");
+	ASSERT_EQ(PARSE(&o, "--frobnicate"), CLI_USAGE);
+	ASSERT_STREQ(err, "unknown option '--frobnicate'");
+	ASSERT_EQ(PARSE(&o, "-i"), CLI_USAGE);
+	ASSERT_STREQ(err, "option '-i' needs a value");
+	ASSERT_EQ(PARSE(&o, "stray"), CLI_USAGE);
+	ASSERT_STREQ(err, "unexpected argument 'stray'");
+	ASSERT_EQ(PARSE(&o, "--json"), CLI_USAGE);
+	ASSERT_STREQ(err, "--json needs -b/--batch");
+}
+
+static void test_help_lists_every_option(void)
+{
+	static const char *const names[] = { "--interface", "--delay",	 "--iterations",
+					     "--batch",	    "--json",	 "--max-hosts",
+					     "--snapshot",  "--verbose", "--help",
+					     "--version" };
+	struct cli_opts o;
+	char text[4096] = "";
+	size_t i, n;
+
+	rewind(out);
+	ASSERT_EQ(PARSE(&o, "--help"), CLI_EXIT);
+	fflush(out);
+	rewind(out);
+	n = fread(text, 1, sizeof(text) - 1, out);
+	text[n] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strstr(text, names[i]))
+			FAILF("--help does not mention %s", names[i]);
+	ASSERT_EQ(PARSE(&o, "-V"), CLI_EXIT);
+}
+
+int main(void)
+{
+	out = tmpfile();
+	RUN_TEST(test_defaults);
+	RUN_TEST(test_all_options);
+	RUN_TEST(test_bad_values);
+	RUN_TEST(test_usage_errors_name_the_problem);
+	RUN_TEST(test_help_lists_every_option);
+	parse(&(struct cli_opts){}, (const char *const[]){ NULL });
+	free(owned[0]);
+	fclose(out);
+	return test_summary("test_cli");
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_fmt.c: addresses, scaled numbers and timestamps. */
+#include "test.h"
+
+#include "fmt.h"
+
+static void test_ipv4_mapped_prints_dotted(void)
+{
+	struct flow_key k = { .addr = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 } };
+	char buf[FMT_ADDR_LEN];
+
+	ASSERT_STREQ(fmt_addr(&k, buf), "192.0.2.1");
+}
+
+static void test_ipv6_prints_rfc5952(void)
+{
+	struct flow_key k = { .addr = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } };
+	char buf[FMT_ADDR_LEN];
+
+	ASSERT_STREQ(fmt_addr(&k, buf), "2001:db8::1");
+}
+
+static void test_parse_roundtrip_and_v4mapped_merge(void)
+{
+	struct flow_key a, b;
+	char buf[FMT_ADDR_LEN];
+
+	ASSERT_OK(fmt_parse_addr("10.1.2.3", &a));
+	ASSERT_OK(fmt_parse_addr("::ffff:10.1.2.3", &b));
+	ASSERT_TRUE(!memcmp(&a, &b, sizeof(a)));
+	ASSERT_STREQ(fmt_addr(&b, buf), "10.1.2.3");
+	ASSERT_OK(fmt_parse_addr("FE80::0:1", &a));
+	ASSERT_STREQ(fmt_addr(&a, buf), "fe80::1");
+	ASSERT_TRUE(fmt_parse_addr("10.1.2", &a) != 0);
+	ASSERT_TRUE(fmt_parse_addr("", &a) != 0);
+	ASSERT_TRUE(fmt_parse_addr("1::2::3", &a) != 0);
+}
+
+static void test_scaled(void)
+{
+	char buf[32];
+
+	ASSERT_STREQ(fmt_scaled(0, "b/s", buf, sizeof(buf)), "0b/s");
+	ASSERT_STREQ(fmt_scaled(999, "b/s", buf, sizeof(buf)), "999b/s");
+	ASSERT_STREQ(fmt_scaled(1000, "b/s", buf, sizeof(buf)), "1.00kb/s");
+	ASSERT_STREQ(fmt_scaled(12345, "b/s", buf, sizeof(buf)), "12.3kb/s");
+	ASSERT_STREQ(fmt_scaled(999999, "B", buf, sizeof(buf)), "1.00MB");
+	ASSERT_STREQ(fmt_scaled(123.4e9, "b/s", buf, sizeof(buf)), "123Gb/s");
+	ASSERT_STREQ(fmt_scaled(-5, "", buf, sizeof(buf)), "0");
+	ASSERT_STREQ(fmt_scaled(1.0 / 0.0, "", buf, sizeof(buf)), "0");
+}
+
+static void test_rfc3339(void)
+{
+	struct timespec ts = { .tv_sec = 1796293738, .tv_nsec = 123999999 };
+	char buf[FMT_TIME_LEN];
+
+	ASSERT_STREQ(fmt_time_rfc3339(&ts, buf), "2026-12-03T10:28:58.123Z");
+}
+
+int main(void)
+{
+	RUN_TEST(test_ipv4_mapped_prints_dotted);
+	RUN_TEST(test_ipv6_prints_rfc5952);
+	RUN_TEST(test_parse_roundtrip_and_v4mapped_merge);
+	RUN_TEST(test_scaled);
+	RUN_TEST(test_rfc3339);
+	return test_summary("test_fmt");
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_report.c: the JSON, CSV and text renderings, read back by real parsers (jq and
+ * Python's csv module), and the snapshot writer's atomicity. */
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "fmt.h"
+#include "hosttab.h"
+#include "report.h"
+#include "snapshot.h"
+
+static char dir[] = "/tmp/flowtop-test-report-XXXXXX";
+static struct hosttab *tab;
+static struct flow_totals totals;
+static const struct host *rows[3];
+static struct report rep;
+
+static void build_report(void)
+{
+	const char *addrs[] = { "10.0.0.1", "2001:db8::2", "192.0.2.7" };
+	struct flow_counters c[] = { { 4, 400, 2, 120 }, { 1, 1500, 0, 0 }, { 0, 0, 9, 900 } };
+	struct flow_key k;
+	int i;
+
+	tab = hosttab_new();
+	hosttab_begin(tab);
+	for (i = 0; i < 3; i++) {
+		fmt_parse_addr(addrs[i], &k);
+		hosttab_observe(tab, &k, &c[i]);
+	}
+	hosttab_end(tab, 0.5);
+	hosttab_sorted(tab, rows, host_cmp_rate);
+	totals = (struct flow_totals){ .total = { .frames = 16,
+						  .bytes = 2920,
+						  .non_ip = 2,
+						  .truncated = 1,
+						  .new_entries = 5 },
+				       .live_hosts = 3,
+				       .evicted = 2,
+				       .capacity = 64,
+				       .interval = 0.5 };
+	rep = (struct report){ .iface = "ve\"th\\0",
+			       .time = { 1796293738, 5000000 },
+			       .totals = &totals,
+			       .rows = rows,
+			       .nrows = 3 };
+}
+
+/* Runs a shell command and returns its first output line (trailing newline cut). */
+static const char *sh(const char *cmd)
+{
+	static char line[1024];
+	FILE *p = popen(cmd, "r");
+
+	line[0] = '\0';
+	if (!p)
+		return line;
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+static void write_file(const char *path, enum report_format fmt)
+{
+	FILE *f = fopen(path, "w");
+
+	ASSERT_OK(report_write(f, &rep, fmt));
+	fclose(f);
+}
+
+static void test_json_parses_with_jq(void)
+{
+	char path[256], cmd[512];
+
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	write_file(path, REPORT_JSON);
+	snprintf(cmd, sizeof(cmd),
+		 "jq -r '[.interface, .interval, .totals.packets, .totals.bytes, .totals.non_ip,"
+		 " .totals.truncated, .totals.evicted, (.hosts | length), .hosts[0].ip,"
+		 " .hosts[0].rx_bytes, .hosts[0].rx_bps, .hosts[2].ip, .hosts[2].tx_pps,"
+		 " .time] | map(tostring) | join(\" \")' %s",
+		 path);
+	ASSERT_STREQ(sh(cmd), "ve\"th\\0 0.5 16 2920 2 1 2 3 2001:db8::2 1500 24000 "
+			      "10.0.0.1 4 2026-12-03T10:28:58.005Z");
+	snprintf(cmd, sizeof(cmd), "wc -l < %s", path);
+	ASSERT_STREQ(sh(cmd), "1"); /* one object, one line: JSON Lines */
+}
+
+static void test_csv_parses_with_python(void)
+{
+	char path[256], cmd[512];
+
+	snprintf(path, sizeof(path), "%s/r.csv", dir);
+	write_file(path, REPORT_CSV);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1])));"
+		 " print(len(r), r[0][\"ip\"], r[1][\"ip\"], r[1][\"tx_bytes\"], r[1][\"tx_bps\"],"
+		 " r[2][\"tx_packets\"], \",\".join(r[0].keys()))' %s",
+		 path);
+	ASSERT_STREQ(sh(cmd),
+		     "3 2001:db8::2 192.0.2.7 900 14400.000 2 "
+		     "ip,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_pps,tx_pps,rx_bps,tx_bps");
+}
+
+static void test_text_has_header_and_rows(void)
+{
+	char path[256], cmd[512];
+
+	snprintf(path, sizeof(path), "%s/r.txt", dir);
+	write_file(path, REPORT_TEXT);
+	snprintf(cmd, sizeof(cmd), "sed -n 4p %s | tr -s ' '", path);
+	ASSERT_STREQ(sh(cmd), "2001:db8::2 1 1500 0 0 24.0kb/s 0b/s");
+	snprintf(cmd, sizeof(cmd), "grep -c 'non-IP 2  truncated 1  evicted 2' %s", path);
+	ASSERT_STREQ(sh(cmd), "1");
+}
+
+static void test_format_by_extension(void)
+{
+	ASSERT_EQ(report_format_for("a.json"), REPORT_JSON);
+	ASSERT_EQ(report_format_for("dir.csv/A.JSON"), REPORT_JSON);
+	ASSERT_EQ(report_format_for("x.CSV"), REPORT_CSV);
+	ASSERT_EQ(report_format_for("x.txt"), REPORT_TEXT);
+	ASSERT_EQ(report_format_for("dir.json/x"), REPORT_TEXT);
+	ASSERT_EQ(report_format_for("noext"), REPORT_TEXT);
+}
+
+/* Entries in dir/snap, where the snapshot tests write. */
+static int count_files(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s/snap | wc -l", dir);
+	return atoi(sh(cmd));
+}
+
+static void test_snapshot_replaces_whole_file(void)
+{
+	char path[256], cmd[512], msg[256];
+	struct stat st;
+	mode_t old = umask(022);
+
+	snprintf(path, sizeof(path), "%s/snap/snap.json", dir);
+	snprintf(cmd, sizeof(cmd), "echo old > %s", path);
+	ASSERT_OK(system(cmd));
+	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
+	snprintf(cmd, sizeof(cmd), "jq -r '.hosts | length' %s", path);
+	ASSERT_STREQ(sh(cmd), "3");
+	ASSERT_OK(stat(path, &st));
+	ASSERT_EQ(st.st_mode & 0777, 0644);
+	umask(077);
+	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
+	ASSERT_OK(stat(path, &st));
+	ASSERT_EQ(st.st_mode & 0777, 0600);
+	umask(old);
+	unlink(path);
+	ASSERT_EQ(count_files(), 0); /* no temporary file left behind */
+}
+
+static void test_snapshot_failure_leaves_target_alone(void)
+{
+	char path[256], msg[256];
+
+	/* a directory in the way: rename fails, the directory and its content survive */
+	snprintf(path, sizeof(path), "%s/snap/busy.csv", dir);
+	ASSERT_OK(mkdir(path, 0755));
+	ASSERT_EQ(snapshot_write(path, &rep, msg, sizeof(msg)), -EISDIR);
+	ASSERT_TRUE(strstr(msg, "busy.csv") && strstr(msg, "Is a directory"));
+	ASSERT_EQ(count_files(), 1);
+	rmdir(path);
+	/* a directory that does not exist */
+	snprintf(path, sizeof(path), "%s/snap/nowhere/x.json", dir);
+	ASSERT_EQ(snapshot_write(path, &rep, msg, sizeof(msg)), -ENOENT);
+	ASSERT_TRUE(strstr(msg, "No such file") != NULL);
+	ASSERT_EQ(count_files(), 0);
+}
+
+/* Symlinks planted at every temporary name it may try must not be followed
+ * (O_EXCL|O_NOFOLLOW): the write fails, the symlinks' target is untouched. */
+static void test_snapshot_ignores_planted_symlinks(void)
+{
+	char path[256], link[512], victim[256], cmd[1024], msg[256];
+	int i;
+
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(cmd, sizeof(cmd), "echo precious > %s", victim);
+	ASSERT_OK(system(cmd));
+	snprintf(path, sizeof(path), "%s/snap/s.txt", dir);
+	for (i = 0; i < 64; i++) { /* earlier tests used the first few names */
+		snprintf(link, sizeof(link), "%s/snap/.s.txt.%ld.%d.tmp", dir, (long)getpid(), i);
+		ASSERT_OK(symlink(victim, link));
+	}
+	ASSERT_EQ(snapshot_write(path, &rep, msg, sizeof(msg)), -EEXIST);
+	snprintf(cmd, sizeof(cmd), "cat %s", victim);
+	ASSERT_STREQ(sh(cmd), "precious");
+	ASSERT_EQ(count_files(), 64);
+	snprintf(cmd, sizeof(cmd), "rm -f %s/snap/.s.txt.*.tmp", dir);
+	ASSERT_OK(system(cmd));
+	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
+	ASSERT_EQ(count_files(), 1);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	{
+		char sub[300];
+
+		snprintf(sub, sizeof(sub), "%s/snap", dir);
+		if (mkdir(sub, 0755)) {
+			perror("mkdir");
+			return 1;
+		}
+	}
+	build_report();
+	RUN_TEST(test_json_parses_with_jq);
+	RUN_TEST(test_csv_parses_with_python);
+	RUN_TEST(test_text_has_header_and_rows);
+	RUN_TEST(test_format_by_extension);
+	RUN_TEST(test_snapshot_replaces_whole_file);
+	RUN_TEST(test_snapshot_failure_leaves_target_alone);
+	RUN_TEST(test_snapshot_ignores_planted_symlinks);
+	hosttab_free(tab);
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd))
+			test_failed++;
+	}
+	return test_summary("test_report");
+}
