@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_dissect.c: crafted frames through BPF_PROG_TEST_RUN, each with the verdict and
+ * addresses expected beside it, read back through the sampler as flowtop reads them.
+ *
+ *   test_dissect                   run the tests (root)
+ *   test_dissect --export DIR      also write DIR/cases.pcap and DIR/cases.csv (the
+ *                                  expected per-address counts) for the live replay test */
+#include "test.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <sched.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_load.h"
+#include "fmt.h"
+#include "hosttab.h"
+#include "sampler.h"
+
+enum verdict {
+	COUNTED,
+	NON_IP,
+	CUT
+};
+
+struct frame {
+	uint8_t b[1024];
+	size_t len;
+};
+
+static struct flowtop_bpf *skel;
+static struct sampler *sampler;
+static struct hosttab *tab;
+static struct flow_totals totals;
+
+/* ---- frame builders: each appends one header ---- */
+
+static void put(struct frame *f, const void *p, size_t n)
+{
+	if (f->len + n > sizeof(f->b))
+		abort();
+	memcpy(f->b + f->len, p, n);
+	f->len += n;
+}
+
+static void put16(struct frame *f, uint16_t v)
+{
+	v = htons(v);
+	put(f, &v, 2);
+}
+
+static void eth(struct frame *f, uint16_t proto)
+{
+	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
+
+	f->len = 0;
+	put(f, macs, sizeof(macs));
+	put16(f, proto);
+}
+
+static void tag(struct frame *f, uint16_t next)
+{
+	put16(f, 100); /* TCI: VLAN 100 */
+	put16(f, next);
+}
+
+static void ipv4_full(struct frame *f, const char *src, const char *dst, uint8_t proto, int ihl,
+		      uint16_t frag_off, int tot_len)
+{
+	struct iphdr h = { .version = 4, .ihl = (uint8_t)ihl, .ttl = 64, .protocol = proto };
+	uint8_t opts[40];
+
+	h.tot_len = htons((uint16_t)(tot_len >= 0 ? tot_len : ihl * 4 + 64));
+	h.frag_off = htons(frag_off);
+	inet_pton(AF_INET, src, &h.saddr);
+	inet_pton(AF_INET, dst, &h.daddr);
+	put(f, &h, sizeof(h));
+	if (ihl > 5) {
+		memset(opts, 1 /* NOP */, sizeof(opts));
+		put(f, opts, (size_t)(ihl - 5) * 4);
+	}
+}
+
+static void ipv4(struct frame *f, const char *src, const char *dst, uint8_t proto)
+{
+	ipv4_full(f, src, dst, proto, 5, 0, -1);
+}
+
+static void ipv6(struct frame *f, const char *src, const char *dst, uint8_t nexthdr)
+{
+	struct ipv6hdr h = { .version = 6, .nexthdr = nexthdr, .hop_limit = 64 };
+
+	h.payload_len = htons(64);
+	inet_pton(AF_INET6, src, &h.saddr);
+	inet_pton(AF_INET6, dst, &h.daddr);
+	put(f, &h, sizeof(h));
+}
+
+/* hop-by-hop, routing or destination options: (units + 1) * 8 bytes */
+static void ext6(struct frame *f, uint8_t nexthdr, uint8_t units)
+{
+	uint8_t h[256] = { nexthdr, units };
+
+	put(f, h, (size_t)(units + 1) * 8);
+}
+
+static void frag6(struct frame *f, uint8_t nexthdr, uint16_t offset8, int more)
+{
+	uint8_t h[8] = { nexthdr, 0 };
+	uint16_t off = htons((uint16_t)(offset8 << 3 | (more ? 1 : 0)));
+
+	memcpy(h + 2, &off, 2);
+	put(f, h, sizeof(h));
+}
+
+#define GRE_C 0x8000
+#define GRE_R 0x4000
+#define GRE_K 0x2000
+#define GRE_S 0x1000
+
+static void gre(struct frame *f, uint16_t flags, uint16_t proto)
+{
+	uint8_t zero[4] = {};
+
+	put16(f, flags);
+	put16(f, proto);
+	if (flags & GRE_C)
+		put(f, zero, 4);
+	if (flags & GRE_K)
+		put(f, "KEY!", 4);
+	if (flags & GRE_S)
+		put(f, "SEQ#", 4);
+	if (flags & GRE_R)
+		put(f, zero, 4);
+}
+
+static void udp(struct frame *f)
+{
+	static const uint8_t h[16] = { 0x30, 0x39, 0x00, 0x35, 0, 16, 0, 0, 'p', 'a', 'y', 'l' };
+
+	put(f, h, sizeof(h));
+}
+
+/* ---- running one frame ---- */
+
+static int run_frame(const struct frame *f)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = f->b, .data_size_in = (__u32)f->len);
+	int err = bpf_prog_test_run_opts(bpf_load_prog_fd(skel), &opts);
+
+	if (err)
+		return err;
+	return opts.retval == 0 ? 0 : -EBADMSG; /* the filter must never queue a frame */
+}
+
+static void reset(void)
+{
+	if (sampler_reset(sampler, tab, &totals))
+		abort();
+}
+
+static int sample(void)
+{
+	return sampler_read(sampler, tab, &totals, 1.0);
+}
+
+static const struct host *host(const char *addr)
+{
+	struct flow_key k;
+
+	if (fmt_parse_addr(addr, &k))
+		abort();
+	return hosttab_find(tab, &k);
+}
+
+/* Runs f alone and checks everything the maps then hold. */
+static bool expect_frame(const char *what, const struct frame *f, enum verdict v, const char *src,
+			 const char *dst, uint64_t bytes)
+{
+	bool was_ok = test_ok;
+	const struct host *s, *d;
+
+	reset();
+	if (!ASSERT_OK(run_frame(f)) || !ASSERT_OK(sample())) {
+		printf("  ^ in case: %s (%zu bytes)\n", what, f->len);
+		return false;
+	}
+	ASSERT_EQ(totals.total.frames, 1);
+	ASSERT_EQ(totals.total.bytes, bytes);
+	ASSERT_EQ(totals.total.non_ip, v == NON_IP);
+	ASSERT_EQ(totals.total.truncated, v == CUT);
+	ASSERT_EQ(totals.total.lost, 0);
+	if (v != COUNTED) {
+		ASSERT_EQ(hosttab_live(tab), 0);
+	} else {
+		ASSERT_EQ(hosttab_live(tab), strcmp(src, dst) ? 2 : 1);
+		s = host(src);
+		d = host(dst);
+		if (ASSERT_TRUE(s && d)) {
+			ASSERT_EQ(s->total.tx_packets, 1);
+			ASSERT_EQ(s->total.tx_bytes, bytes);
+			ASSERT_EQ(d->total.rx_packets, 1);
+			ASSERT_EQ(d->total.rx_bytes, bytes);
+			if (s != d) {
+				ASSERT_EQ(s->total.rx_packets, 0);
+				ASSERT_EQ(d->total.tx_packets, 0);
+			}
+		}
+	}
+	if (was_ok && !test_ok)
+		printf("  ^ in case: %s (%zu bytes)\n", what, f->len);
+	return test_ok;
+}
+
+/* ---- the table ---- */
+
+struct dcase {
+	const char *name;
+	void (*build)(struct frame *f);
+	enum verdict verdict;
+	const char *src, *dst; /* innermost addresses, when counted */
+	bool live_only;	       /* BPF_PROG_TEST_RUN refuses it: replay test only */
+};
+
+#define A4 "10.1.0.1"
+#define B4 "10.2.0.2"
+#define C4 "192.0.2.3"
+#define D4 "192.0.2.4"
+#define E4 "198.51.100.5"
+#define F4 "198.51.100.6"
+#define A6 "2001:db8::a"
+#define B6 "2001:db8::b"
+#define C6 "fd00::c"
+#define D6 "fd00::d"
+
+static void b_ipv4_udp(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+}
+static void b_ipv4_ihl6(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_UDP, 6, 0, -1), udp(f);
+}
+static void b_ipv4_ihl15(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_TCP, 15, 0, -1), udp(f);
+}
+static void b_ipv4_ihl4(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_UDP, 4, 0, -1), udp(f);
+}
+static void b_ipv4_options_cut(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_UDP, 15, 0, -1);
+	f->len -= 4; /* the last option word is missing */
+}
+static void b_ipv4_version6(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+	f->b[14] = 0x65;
+}
+static void b_ipv4_totlen_bogus(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_UDP, 5, 0, 19), udp(f);
+}
+static void b_ipv4_totlen_zero_tso(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_UDP, 5, 0, 0), udp(f);
+}
+static void b_ipv4_same_src_dst(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, C4, C4, IPPROTO_UDP), udp(f);
+}
+/* a later fragment of an IPIP packet: its bytes look like an inner header, and must
+ * not be read as one */
+static void b_ipv4_frag_nonfirst(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_IPIP, 5, 185, -1);
+	ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_ipv4_frag_first(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, A4, B4, IPPROTO_IPIP, 5, 0x2000 /* MF */, -1);
+	ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_ipv6_udp(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_UDP), udp(f);
+}
+static void b_ipv6_version4(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_UDP), udp(f);
+	f->b[14] = 0x40;
+}
+static void b_ipv6_ext_chain(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 0 /* hop-by-hop */);
+	ext6(f, 43, 0), ext6(f, 60, 1), frag6(f, 60, 0, 1), ext6(f, IPPROTO_UDP, 2), udp(f);
+}
+static void b_ipv6_ext_cut(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 60), ext6(f, IPPROTO_UDP, 3);
+	f->len -= 9;
+}
+static void b_ipv6_frag_nonfirst_6in6(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 44), frag6(f, IPPROTO_IPV6, 100, 0);
+	ipv6(f, C6, D6, IPPROTO_UDP), udp(f);
+}
+static void b_ipv6_frag_first_6in6(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 44), frag6(f, IPPROTO_IPV6, 0, 1);
+	ipv6(f, C6, D6, IPPROTO_UDP), udp(f);
+}
+static void b_ipv6_v4mapped(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, "::ffff:" A4, A6, IPPROTO_UDP), udp(f);
+}
+static void b_vlan(struct frame *f)
+{
+	eth(f, ETH_P_8021Q), tag(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+}
+static void b_qinq(struct frame *f)
+{
+	eth(f, ETH_P_8021AD), tag(f, ETH_P_8021Q), tag(f, ETH_P_IP);
+	ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+}
+static void b_three_tags_ipv6(struct frame *f)
+{
+	eth(f, ETH_P_8021Q), tag(f, ETH_P_8021Q), tag(f, ETH_P_8021Q), tag(f, ETH_P_IPV6);
+	ipv6(f, A6, B6, IPPROTO_UDP), udp(f);
+}
+static const uint8_t arp_body[28] = { 0, 1, 8, 0, 6, 4, 0, 1 };
+static const uint8_t llc_body[38] = { 0x42, 0x42, 0x03 }; /* STP BPDU */
+
+static void b_vlan_arp(struct frame *f)
+{
+	eth(f, ETH_P_8021Q), tag(f, ETH_P_ARP), put(f, arp_body, sizeof(arp_body));
+}
+static void b_arp(struct frame *f)
+{
+	eth(f, ETH_P_ARP), put(f, arp_body, sizeof(arp_body));
+}
+static void b_llc_length(struct frame *f)
+{
+	eth(f, sizeof(llc_body)), put(f, llc_body, sizeof(llc_body));
+}
+static void b_mpls(struct frame *f)
+{
+	eth(f, ETH_P_MPLS_UC), put(f, "\x00\x01\x01\x40", 4), ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+}
+static void b_ipip(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_IPIP), ipv4(f, C4, D4, IPPROTO_TCP), udp(f);
+}
+static void b_6in4(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_IPV6), ipv6(f, C6, D6, IPPROTO_UDP), udp(f);
+}
+static void b_4in6(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_IPIP), ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_6in6(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_IPV6), ipv6(f, C6, D6, IPPROTO_UDP), udp(f);
+}
+static void b_ipip_inner_missing(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_IPIP), put(f, "\x45\x00\x00", 3);
+}
+static void b_gre_ipv6(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, 0, ETH_P_IPV6);
+	ipv6(f, C6, D6, IPPROTO_UDP), udp(f);
+}
+static void b_gre_over_ipv6(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_GRE), gre(f, GRE_K, ETH_P_IP);
+	ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_gre_vlan(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, GRE_S, ETH_P_8021Q);
+	tag(f, ETH_P_IP), ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_gre_vlan_arp(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, 0, ETH_P_8021Q);
+	tag(f, ETH_P_ARP), put(f, arp_body, sizeof(arp_body));
+}
+static void b_gre_version1(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, GRE_K | 1, ETH_P_IP);
+	ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_gre_routing(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, GRE_R, ETH_P_IP);
+	ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_gre_teb(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, 0, ETH_P_TEB);
+	eth(f, ETH_P_IP); /* (restarts the frame: TEB payload is built below) */
+	f->len = 0;
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, 0, ETH_P_TEB);
+	put(f, "\x02\x00\x00\x00\x00\x09\x02\x00\x00\x00\x00\x08\x08\x00", 14);
+	ipv4(f, C4, D4, IPPROTO_UDP), udp(f);
+}
+static void b_gre_in_gre(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, 0, ETH_P_IP);
+	ipv4(f, C4, D4, IPPROTO_GRE), gre(f, GRE_K, ETH_P_IP), ipv4(f, E4, F4, IPPROTO_UDP), udp(f);
+}
+static void b_gre_options_cut(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_GRE), gre(f, GRE_C | GRE_K | GRE_S, ETH_P_IP);
+	f->len -= 2;
+}
+static void b_vlan_flood(struct frame *f)
+{
+	int i;
+
+	eth(f, ETH_P_8021Q);
+	for (i = 0; i < 20; i++)
+		tag(f, ETH_P_8021Q);
+	tag(f, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+}
+static void b_vlan_tiny_ip(struct frame *f)
+{
+	eth(f, ETH_P_8021Q), tag(f, ETH_P_IP), put(f, "\x45\x00", 2);
+}
+static void b_vlan_empty_ip(struct frame *f)
+{
+	eth(f, ETH_P_8021Q), tag(f, ETH_P_IP);
+}
+/* BPF_PROG_TEST_RUN refuses (EINVAL) a frame whose ethertype is IPv4 or IPv6 but which
+ * is shorter than that header: these run only live, in the replay test */
+static void b_tiny_ip(struct frame *f)
+{
+	eth(f, ETH_P_IP), put(f, "\x45\x00", 2);
+}
+static void b_short_ipv6(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_UDP);
+	f->len -= 1;
+}
+
+static const struct dcase cases[] = {
+	{ "IPv4 UDP", b_ipv4_udp, COUNTED, A4, B4, false },
+	{ "IPv4 IHL 6", b_ipv4_ihl6, COUNTED, A4, B4, false },
+	{ "IPv4 IHL 15", b_ipv4_ihl15, COUNTED, A4, B4, false },
+	{ "IPv4 IHL 4 (invalid)", b_ipv4_ihl4, CUT, NULL, NULL, false },
+	{ "IPv4 options past the end", b_ipv4_options_cut, CUT, NULL, NULL, false },
+	{ "IPv4 ethertype, version 6", b_ipv4_version6, CUT, NULL, NULL, false },
+	{ "IPv4 total length < header", b_ipv4_totlen_bogus, CUT, NULL, NULL, false },
+	{ "IPv4 total length 0 (TSO)", b_ipv4_totlen_zero_tso, COUNTED, A4, B4, false },
+	{ "IPv4 source = destination", b_ipv4_same_src_dst, COUNTED, C4, C4, false },
+	{ "IPv4 non-first fragment of IPIP", b_ipv4_frag_nonfirst, COUNTED, A4, B4, false },
+	{ "IPv4 first fragment of IPIP", b_ipv4_frag_first, COUNTED, C4, D4, false },
+	{ "IPv6 UDP", b_ipv6_udp, COUNTED, A6, B6, false },
+	{ "IPv6 ethertype, version 4", b_ipv6_version4, CUT, NULL, NULL, false },
+	{ "IPv6 hop/routing/dst/frag/dst chain", b_ipv6_ext_chain, COUNTED, A6, B6, false },
+	{ "IPv6 extension header past the end", b_ipv6_ext_cut, CUT, NULL, NULL, false },
+	{ "IPv6 non-first fragment of 6in6", b_ipv6_frag_nonfirst_6in6, COUNTED, A6, B6, false },
+	{ "IPv6 first fragment of 6in6", b_ipv6_frag_first_6in6, COUNTED, C6, D6, false },
+	{ "IPv6 v4-mapped source", b_ipv6_v4mapped, COUNTED, A4, A6, false },
+	{ "802.1Q", b_vlan, COUNTED, A4, B4, false },
+	{ "802.1ad + 802.1Q (QinQ)", b_qinq, COUNTED, A4, B4, false },
+	{ "three 802.1Q tags, IPv6", b_three_tags_ipv6, COUNTED, A6, B6, false },
+	{ "802.1Q ARP", b_vlan_arp, NON_IP, NULL, NULL, false },
+	{ "ARP", b_arp, NON_IP, NULL, NULL, false },
+	{ "802.3 length field (LLC)", b_llc_length, NON_IP, NULL, NULL, false },
+	{ "MPLS (out of scope)", b_mpls, NON_IP, NULL, NULL, false },
+	{ "IPv4 in IPv4", b_ipip, COUNTED, C4, D4, false },
+	{ "IPv6 in IPv4 (6in4)", b_6in4, COUNTED, C6, D6, false },
+	{ "IPv4 in IPv6", b_4in6, COUNTED, C4, D4, false },
+	{ "IPv6 in IPv6", b_6in6, COUNTED, C6, D6, false },
+	{ "IPIP, inner header cut", b_ipip_inner_missing, CUT, NULL, NULL, false },
+	{ "GRE -> IPv6", b_gre_ipv6, COUNTED, C6, D6, false },
+	{ "GRE+K over IPv6 -> IPv4", b_gre_over_ipv6, COUNTED, C4, D4, false },
+	{ "GRE+S -> 802.1Q -> IPv4", b_gre_vlan, COUNTED, C4, D4, false },
+	{ "GRE -> 802.1Q -> ARP", b_gre_vlan_arp, COUNTED, A4, B4, false },
+	{ "GRE version 1 (PPTP)", b_gre_version1, COUNTED, A4, B4, false },
+	{ "GRE routing bit", b_gre_routing, COUNTED, A4, B4, false },
+	{ "GRE TEB (not followed)", b_gre_teb, COUNTED, A4, B4, false },
+	{ "GRE in GRE", b_gre_in_gre, COUNTED, E4, F4, false },
+	{ "GRE C+K+S cut", b_gre_options_cut, CUT, NULL, NULL, false },
+	{ "21 VLAN tags: past the hop bound", b_vlan_flood, NON_IP, NULL, NULL, false },
+	{ "802.1Q, IPv4 header of 2 bytes", b_vlan_tiny_ip, CUT, NULL, NULL, false },
+	{ "802.1Q announcing IPv4, no header", b_vlan_empty_ip, CUT, NULL, NULL, false },
+	{ "IPv4 header of 2 bytes", b_tiny_ip, CUT, NULL, NULL, true },
+	{ "IPv6 header of 39 bytes", b_short_ipv6, CUT, NULL, NULL, true },
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static void test_table(void)
+{
+	struct frame f;
+	size_t i;
+
+	for (i = 0; i < NCASES; i++) {
+		if (cases[i].live_only)
+			continue;
+		cases[i].build(&f);
+		expect_frame(cases[i].name, &f, cases[i].verdict, cases[i].src, cases[i].dst,
+			     f.len);
+	}
+}
+
+/* GRE with each combination of checksum, key and sequence number. */
+static void test_gre_flag_combinations(void)
+{
+	char name[64];
+	struct frame f;
+	unsigned m;
+
+	for (m = 0; m < 8; m++) {
+		uint16_t flags = (m & 1 ? GRE_C : 0) | (m & 2 ? GRE_K : 0) | (m & 4 ? GRE_S : 0);
+
+		eth(&f, ETH_P_IP), ipv4(&f, A4, B4, IPPROTO_GRE), gre(&f, flags, ETH_P_IP);
+		ipv4(&f, C4, D4, IPPROTO_UDP), udp(&f);
+		snprintf(name, sizeof(name), "GRE flags 0x%04x", flags);
+		expect_frame(name, &f, COUNTED, C4, D4, f.len);
+	}
+}
+
+/* A deep frame cut after every byte: anything short of the innermost IP header's end
+ * is truncated and attributed to nobody; from there on it counts on the innermost. */
+static void test_truncation_at_every_boundary(void)
+{
+	struct frame full, f;
+	size_t inner_end, n;
+	char name[64];
+
+	eth(&full, ETH_P_8021AD), tag(&full, ETH_P_8021Q), tag(&full, ETH_P_IP);
+	ipv4_full(&full, A4, B4, IPPROTO_GRE, 6, 0, -1), gre(&full, GRE_C | GRE_K, ETH_P_IPV6);
+	ipv6(&full, C6, D6, 0), ext6(&full, IPPROTO_IPIP, 1), ipv4(&full, E4, F4, IPPROTO_UDP);
+	inner_end = full.len;
+	udp(&full);
+	for (n = ETH_HLEN; n <= full.len; n++) {
+		f = full;
+		f.len = n;
+		snprintf(name, sizeof(name), "deep frame cut to %zu bytes", n);
+		if (!expect_frame(name, &f, n < inner_end ? CUT : COUNTED, E4, F4, n))
+			break;
+	}
+}
+
+/* Without a link header (tun, WireGuard) the version nibble says what follows, and the
+ * wire length is the packet's. */
+static void test_no_link_header(void)
+{
+	struct frame f;
+
+	bpf_load_set_link_hlen(skel, 0);
+	/* the ethertype says ARP: only the version nibble can tell */
+	eth(&f, ETH_P_ARP), ipv4(&f, A4, B4, IPPROTO_UDP), udp(&f);
+	expect_frame("no link header, IPv4", &f, COUNTED, A4, B4, f.len - ETH_HLEN);
+	eth(&f, ETH_P_ARP), ipv6(&f, A6, B6, IPPROTO_UDP), udp(&f);
+	expect_frame("no link header, IPv6", &f, COUNTED, A6, B6, f.len - ETH_HLEN);
+	eth(&f, ETH_P_ARP), put(&f, "\x10\x00", 2);
+	expect_frame("no link header, version 1", &f, NON_IP, NULL, NULL, f.len - ETH_HLEN);
+	bpf_load_set_link_hlen(skel, ETH_HLEN);
+}
+
+static int run_on_cpu(int cpu, const struct frame *f)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	return run_frame(f);
+}
+
+/* Each CPU counts in its own copy of the entry (no atomics); the sampler sums them. */
+static void test_per_cpu_sum(void)
+{
+	int ncpus = libbpf_num_possible_cpus(), online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct flow_counters vals[ncpus];
+	struct flow_key k;
+	cpu_set_t all;
+	struct frame f;
+	int used = 0, c;
+
+	if (online < 2) {
+		printf("  (one CPU online: per-CPU sums not exercised)\n");
+		return;
+	}
+	sched_getaffinity(0, sizeof(all), &all);
+	reset();
+	b_ipv4_udp(&f);
+	ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_OK(run_on_cpu(1, &f));
+	ASSERT_OK(run_on_cpu(1, &f));
+	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 3);
+	ASSERT_EQ(host(B4)->total.rx_bytes, 3 * f.len);
+	fmt_parse_addr(A4, &k);
+	ASSERT_OK(bpf_map_lookup_elem(bpf_load_hosts_fd(skel), &k, vals));
+	ASSERT_EQ(vals[0].tx_packets, 1);
+	ASSERT_EQ(vals[1].tx_packets, 2);
+	for (c = 0; c < ncpus; c++)
+		used += vals[c].tx_packets != 0;
+	ASSERT_EQ(used, 2);
+}
+
+/* Counters accumulate across samples, and the rates come from the difference. */
+static void test_deltas_across_samples(void)
+{
+	struct frame f;
+	int i;
+
+	reset();
+	b_ipv6_udp(&f);
+	for (i = 0; i < 5; i++)
+		ASSERT_OK(run_frame(&f));
+	ASSERT_OK(sample());
+	for (i = 0; i < 3; i++)
+		ASSERT_OK(run_frame(&f));
+	ASSERT_OK(sampler_read(sampler, tab, &totals, 0.5));
+	ASSERT_EQ(host(A6)->total.tx_packets, 8);
+	ASSERT_EQ(host(A6)->delta.tx_packets, 3);
+	ASSERT_EQ(totals.total.frames, 8);
+	ASSERT_EQ(totals.delta.frames, 3);
+	ASSERT_DBL(per_second(host(B6)->delta.rx_packets, hosttab_interval(tab)), 6.0);
+}
+
+/* A map of 64 entries and 1,000 sources: the LRU keeps counting, evictions are
+ * reported, the totals stay exact, nothing is lost. */
+static void test_full_map_evicts(void)
+{
+	struct flowtop_bpf *small;
+	struct flowtop_bpf *saved = skel;
+	struct sampler *ss;
+	struct frame f;
+	char err[256], src[32];
+	const struct host *dst;
+	int i;
+
+	small = bpf_load(64, false, err, sizeof(err));
+	if (!ASSERT_TRUE(small)) {
+		printf("  %s\n", err);
+		return;
+	}
+	skel = small;
+	ss = sampler_new(bpf_load_hosts_fd(small), bpf_load_stats_fd(small));
+	hosttab_clear(tab);
+	memset(&totals, 0, sizeof(totals));
+	for (i = 0; i < 1000; i++) {
+		snprintf(src, sizeof(src), "10.9.%d.%d", i / 250, i % 250 + 1);
+		eth(&f, ETH_P_IP), ipv4(&f, src, B4, IPPROTO_UDP), udp(&f);
+		if (!ASSERT_OK(run_frame(&f)))
+			break;
+	}
+	ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+	ASSERT_EQ(totals.total.frames, 1000);
+	ASSERT_EQ(totals.total.bytes, 1000 * f.len);
+	ASSERT_EQ(totals.total.lost, 0);
+	ASSERT_EQ(totals.capacity, 64);
+	ASSERT_TRUE(totals.live_hosts <= 64 && totals.live_hosts > 0);
+	ASSERT_EQ(totals.evicted, totals.total.new_entries - totals.live_hosts);
+	ASSERT_TRUE(totals.evicted >= 1001 - 64);
+	dst = host(B4); /* touched by every frame: the LRU keeps it */
+	if (ASSERT_TRUE(dst))
+		ASSERT_EQ(dst->total.rx_packets, 1000);
+	ASSERT_TRUE(host(src) != NULL); /* the newest source is there */
+	sampler_free(ss);
+	bpf_unload(small);
+	skel = saved;
+}
+
+/* ---- export for the live replay test ---- */
+
+struct pcap_hdr {
+	uint32_t magic;
+	uint16_t major, minor;
+	int32_t zone;
+	uint32_t sigfigs, snaplen, linktype;
+};
+
+struct pcap_rec {
+	uint32_t sec, usec, caplen, len;
+};
+
+static int export_cases(const char *dir)
+{
+	struct pcap_hdr h = { 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1 /* Ethernet */ };
+	char path[512];
+	FILE *pcap, *csv;
+	struct frame f;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/cases.pcap", dir);
+	pcap = fopen(path, "wb");
+	snprintf(path, sizeof(path), "%s/cases.csv", dir);
+	csv = fopen(path, "w");
+	if (!pcap || !csv)
+		return -errno;
+	fwrite(&h, sizeof(h), 1, pcap);
+	fputs("name,verdict,src,dst,bytes\n", csv);
+	for (i = 0; i < NCASES; i++) {
+		struct pcap_rec r = { 1, (uint32_t)i, 0, 0 };
+
+		cases[i].build(&f);
+		r.caplen = r.len = (uint32_t)f.len;
+		fwrite(&r, sizeof(r), 1, pcap);
+		fwrite(f.b, 1, f.len, pcap);
+		fprintf(csv, "\"%s\",%s,%s,%s,%zu\n", cases[i].name,
+			cases[i].verdict == COUNTED ? "counted"
+			: cases[i].verdict == CUT   ? "cut"
+						    : "non_ip",
+			cases[i].src ? cases[i].src : "", cases[i].dst ? cases[i].dst : "", f.len);
+	}
+	fclose(pcap);
+	return fclose(csv) ? -errno : 0;
+}
+
+int main(int argc, char **argv)
+{
+	char err[256];
+
+	if (argc == 3 && !strcmp(argv[1], "--export"))
+		return export_cases(argv[2]) ? 1 : 0;
+	if (!test_need_root("test_dissect", 8))
+		return test_summary("test_dissect");
+	skel = bpf_load(4096, false, err, sizeof(err));
+	if (!skel) {
+		printf("FAIL test_dissect: %s\n", err);
+		test_failed++;
+		return test_summary("test_dissect");
+	}
+	bpf_load_set_link_hlen(skel, ETH_HLEN);
+	sampler = sampler_new(bpf_load_hosts_fd(skel), bpf_load_stats_fd(skel));
+	tab = hosttab_new();
+	RUN_TEST(test_table);
+	RUN_TEST(test_gre_flag_combinations);
+	RUN_TEST(test_truncation_at_every_boundary);
+	RUN_TEST(test_no_link_header);
+	RUN_TEST(test_per_cpu_sum);
+	RUN_TEST(test_deltas_across_samples);
+	RUN_TEST(test_full_map_evicts);
+	hosttab_free(tab);
+	sampler_free(sampler);
+	bpf_unload(skel);
+	return test_summary("test_dissect");
+}
