@@ -291,6 +291,12 @@ static void b_ipv6_udp(struct frame *f)
 {
 	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_UDP), udp(f);
 }
+/* BIG TCP: GSO packets over 64 KiB carry payload length 0 (no jumbo option) */
+static void b_ipv6_payload_len_zero(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_TCP), udp(f);
+	f->b[ETH_HLEN + 4] = f->b[ETH_HLEN + 5] = 0;
+}
 static void b_ipv6_version4(struct frame *f)
 {
 	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, IPPROTO_UDP), udp(f);
@@ -464,6 +470,7 @@ static const struct dcase cases[] = {
 	{ "IPv4 non-first fragment of IPIP", b_ipv4_frag_nonfirst, COUNTED, A4, B4, false },
 	{ "IPv4 first fragment of IPIP", b_ipv4_frag_first, COUNTED, C4, D4, false },
 	{ "IPv6 UDP", b_ipv6_udp, COUNTED, A6, B6, false },
+	{ "IPv6 payload length 0 (BIG TCP)", b_ipv6_payload_len_zero, COUNTED, A6, B6, false },
 	{ "IPv6 ethertype, version 4", b_ipv6_version4, CUT, NULL, NULL, false },
 	{ "IPv6 hop/routing/dst/frag/dst chain", b_ipv6_ext_chain, COUNTED, A6, B6, false },
 	{ "IPv6 extension header past the end", b_ipv6_ext_cut, CUT, NULL, NULL, false },
@@ -712,6 +719,9 @@ static int export_cases(const char *dir)
 		struct pcap_rec r = { 1, (uint32_t)i, 0, 0 };
 
 		cases[i].build(&f);
+		/* a veth receiver frees a tagged frame shorter than 20 bytes in skb_vlan_untag */
+		if ((f.b[12] == 0x81 || f.b[12] == 0x88) && f.len < ETH_HLEN + 6)
+			continue;
 		r.caplen = r.len = (uint32_t)f.len;
 		fwrite(&r, sizeof(r), 1, pcap);
 		fwrite(f.b, 1, f.len, pcap);

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# lib.sh -- shared by the end-to-end tests: results, root checks, private namespaces.
+# Source it; each test script ends with `summary`. Everything a script creates is named
+# with a random suffix and removed by the EXIT trap, also when the script fails.
+set -u
+
+E2E_NAME=$(basename "$0" .sh)
+E2E_PASSED=0 E2E_FAILED=0 E2E_SKIPPED=0
+E2E_SFX=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
+E2E_TMP=$(mktemp -d "/tmp/flowtop-$E2E_NAME-XXXXXX")
+E2E_NS=() E2E_PIDS=()
+FLOWTOP=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${FLOWTOP:-flowtop}")
+TESTBIN=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${TESTBIN:-.output/tests}")
+CORPUS=${FLOWTOP_CORPUS:-$(cd "${FLOWTOP_ROOT:-.}" && realpath -m ../shared/corpus)}
+
+e2e_cleanup() {
+	local pid ns
+	for pid in "${E2E_PIDS[@]}"; do
+		kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	for ns in "${E2E_NS[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -rf "$E2E_TMP"
+}
+trap e2e_cleanup EXIT
+trap 'exit 130' INT TERM
+
+pass() { echo "ok   $E2E_NAME: $*"; E2E_PASSED=$((E2E_PASSED + 1)); }
+fail() { echo "FAIL $E2E_NAME: $*"; E2E_FAILED=$((E2E_FAILED + 1)); }
+# check NAME COMMAND...: pass when the command succeeds
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+summary() {
+	echo "# $E2E_NAME: $E2E_PASSED passed, $E2E_FAILED failed, $E2E_SKIPPED skipped"
+	[ "$E2E_FAILED" = 0 ]
+}
+
+# need_root N: skip the script's N checks without root, but never under CI=true
+need_root() {
+	[ "$(id -u)" = 0 ] && return 0
+	if [ "${CI:-}" = true ]; then
+		fail "needs root, and CI=true forbids skipping"
+		E2E_FAILED=$((E2E_FAILED + $1 - 1))
+	else
+		echo "skip $E2E_NAME: needs root (netns, veth, BPF)"
+		E2E_SKIPPED=$((E2E_SKIPPED + $1))
+	fi
+	summary
+	exit 0
+}
+
+# need_file PATH N: the same for a file the checks need (the shared corpus)
+need_file() {
+	[ -e "$1" ] && return 0
+	if [ "${CI:-}" = true ]; then
+		fail "$1 is missing, and CI=true forbids skipping"
+		E2E_FAILED=$((E2E_FAILED + $2 - 1))
+	else
+		echo "skip $E2E_NAME: $1 is missing"
+		E2E_SKIPPED=$((E2E_SKIPPED + $2))
+	fi
+	summary
+	exit 0
+}
+
+# netns NAME: create a namespace named NAME-<suffix>, with lo up; prints its name
+netns_new() {
+	local ns="ft-$1-$E2E_SFX"
+	ip netns add "$ns" || return 1
+	E2E_NS+=("$ns")
+	ip -n "$ns" link set lo up
+	echo "$ns"
+}
+
+# veth_pair NS_A NS_B IF_A IF_B: a veth between two namespaces, both ends up
+veth_pair() {
+	ip link add "$3" netns "$1" type veth peer name "$4" netns "$2" || return 1
+	ip -n "$1" link set "$3" up && ip -n "$2" link set "$4" up
+}
+
+# wait_for SECONDS COMMAND...: poll until the command succeeds (bounded)
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
+
+# start_bg NS OUT COMMAND...: run in a namespace, in the background, stdout to OUT;
+# the PID is in BG_PID and is killed on exit if still running
+start_bg() {
+	local ns=$1 out=$2
+	shift 2
+	ip netns exec "$ns" "$@" >"$out" 2>"$out.err" &
+	BG_PID=$!
+	E2E_PIDS+=("$BG_PID")
+}
+
+# stop_bg PID [SIGNAL]: signal it and wait (bounded: 10 s, then SIGKILL)
+stop_bg() {
+	local pid=$1 sig=${2:-INT} i
+	kill -"$sig" "$pid" 2>/dev/null
+	for i in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+}
