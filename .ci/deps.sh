@@ -33,6 +33,8 @@ cmd tmux tmux
 cmd python3 python3
 cmd mandoc mandoc
 cmd ping iputils-ping
+cmd setpriv util-linux
+cmd clang-format clang-format
 '
 
 have() {

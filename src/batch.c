@@ -143,7 +143,9 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 			if (read(sfd, &si, sizeof(si)) == sizeof(si))
 				stop = true; /* one last sample below */
 		}
-		if (pfd[2].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		/* POLLERR says "down" at once; the tick re-checks, because a deletion
+		 * reports ENETDOWN while the device still exists, and nothing after it */
+		if (pfd[2].revents & (POLLERR | POLLHUP | POLLNVAL) || pfd[0].revents & POLLIN) {
 			err = capture_link_event(c);
 			if (err == -ENODEV) {
 				fprintf(stderr,

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "iface.h"
 #include "report.h"
+#include "snapshot.h"
 
 enum exit_status {
 	EXIT_OK = 0,
@@ -47,6 +48,8 @@ int main(int argc, char **argv)
 	case CLI_RUN:
 		break;
 	}
+	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
+		return fail(&opts, EXIT_USAGE, err);
 	if (!opts.iface[0])
 		iface_default(opts.iface);
 	ret = iface_get(opts.iface, &info);

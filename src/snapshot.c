@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #define TMP_TRIES 16
 
@@ -67,5 +68,31 @@ out_unlink:
 	unlink(tmp);
 out_err:
 	snprintf(err, errlen, "cannot write snapshot '%s': %s", path, strerror(-ret));
+	return ret;
+}
+
+int snapshot_check(const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat st;
+	int ret = 0;
+
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == path)
+		strcpy(dir, "/");
+	else if ((size_t)(slash - path) >= sizeof(dir))
+		ret = -ENAMETOOLONG;
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (!ret && slash && slash[1] == '\0') /* "dir/" names no file */
+		ret = -EISDIR;
+	if (!ret && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		ret = -EISDIR;
+	if (!ret && access(dir, W_OK | X_OK))
+		ret = -errno;
+	if (ret)
+		snprintf(err, errlen, "cannot write snapshot '%s': %s", path, strerror(-ret));
 	return ret;
 }

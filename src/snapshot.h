@@ -13,4 +13,9 @@
  * existing path is left as it was on any failure. 0, or -errno with err filled. */
 int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen);
 
+/* Whether a snapshot could be written to path now (its directory exists and is
+ * writable, path is not a directory), so a bad -o fails at start, not after the run.
+ * 0, or -errno with err filled. */
+int snapshot_check(const char *path, char *err, size_t errlen);
+
 #endif

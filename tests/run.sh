@@ -37,11 +37,22 @@ run_suite() { # name command...
 	rm -f "$out"
 }
 
+format_check() { # the tree follows .clang-format
+	if make --no-print-directory -s check-format; then
+		echo "ok   clang-format"
+		echo "# format: 1 passed, 0 failed, 0 skipped"
+	else
+		echo "FAIL clang-format: run make format"
+		echo "# format: 0 passed, 1 failed, 0 skipped"
+	fi
+}
+run_suite format format_check
+
 for t in "$TESTBIN"/test_*; do
 	[ -x "$t" ] || continue
 	run_suite "${t##*/}" "$t"
 done
-for t in tests/e2e/*.sh; do
+for t in tests/e2e/e2e_*.sh; do
 	run_suite "$(basename "$t" .sh)" bash "$t"
 done
 

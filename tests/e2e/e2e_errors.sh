@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_errors.sh -- bad input gets a clear message and a defined exit status: unknown
+# interface, bad options, missing privileges, an unwritable snapshot, an interface that
+# goes down or disappears while watched, a closed output pipe.
+. "$(dirname "$0")/lib.sh"
+
+# runs flowtop, keeping stdout, stderr and the status
+run() {
+	"$FLOWTOP" "$@" >"$E2E_TMP/out" 2>"$E2E_TMP/err"
+	rc=$?
+}
+has_err() { grep -q -- "$1" "$E2E_TMP/err"; }
+jq_true() { jq -e "$2" "$1" >/dev/null; }
+
+run -i nosuch0 -b
+check "unknown interface: exit 2" [ "$rc" = 2 ]
+check "unknown interface: names it and lists the others" has_err "no interface 'nosuch0' (there are: .*lo"
+run -i nosuch0 -b --json
+check "JSON mode: the error is a JSON object on stdout" jq_true "$E2E_TMP/out" '.error | test("nosuch0")'
+run -d 0
+check "bad delay: exit 2 with the reason" [ "$rc" = 2 ]
+check "bad delay: message and hint" eval 'has_err "invalid delay .0." && has_err "Try .flowtop --help."'
+run --bogus
+check "unknown option: exit 2" [ "$rc" = 2 ]
+run -b -o /nonexistent-dir/x.json -i lo
+check "unwritable snapshot path: refused at start, exit 2" [ "$rc" = 2 ]
+check "unwritable snapshot path: says why" has_err "cannot write snapshot '/nonexistent-dir/x.json': No such file"
+run --help
+check "--help: exit 0, usage on stdout" eval '[ "$rc" = 0 ] && grep -q "^Usage: flowtop" "$E2E_TMP/out"'
+
+need_root 10
+run -i lo -b -n 1 -d 0.1
+check "-n 1: one sample, exit 0" eval '[ "$rc" = 0 ] && [ "$(grep -c "^ADDRESS" "$E2E_TMP/out")" = 1 ]'
+run_as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+		"$FLOWTOP" -i lo -b -n 1 >"$E2E_TMP/out" 2>"$E2E_TMP/err"
+	rc=$?
+}
+run_as_nobody
+check "no privileges: exit 2" [ "$rc" = 2 ]
+check "no privileges: names both capabilities" has_err "missing CAP_BPF, CAP_NET_RAW"
+setpriv --inh-caps=-net_raw --bounding-set=-net_raw "$FLOWTOP" -i lo -b -n 1 \
+	>"$E2E_TMP/out" 2>"$E2E_TMP/err"
+rc=$?
+check "without CAP_NET_RAW: exit 2, names it alone" eval '[ "$rc" = 2 ] && has_err "missing CAP_NET_RAW:"'
+
+# a closed pipe ends flowtop quietly and at once
+timeout 10 bash -c "'$FLOWTOP' -i lo -b -d 0.1 | head -n 1 >/dev/null; exit \${PIPESTATUS[0]}"
+rc=$?
+check "output pipe closed: exit 0" [ "$rc" = 0 ]
+
+# an interface that goes down, comes back, then disappears
+ns=$(netns_new err) || { fail "cannot create a namespace"; summary; exit; }
+ip -n "$ns" link add "fe-$E2E_SFX" type veth peer name "fep-$E2E_SFX"
+ip -n "$ns" link set "fe-$E2E_SFX" up
+ip -n "$ns" link set "fep-$E2E_SFX" up
+start_bg "$ns" "$E2E_TMP/gone.out" "$FLOWTOP" -i "fe-$E2E_SFX" -b --json -d 0.1 -o "$E2E_TMP/gone.json"
+pid=$BG_PID
+wait_for 10 grep -q interval "$E2E_TMP/gone.out"
+ip -n "$ns" link set "fe-$E2E_SFX" down
+check "link down: reported, flowtop keeps running" \
+	wait_for 5 grep -q "interface fe-$E2E_SFX is down" "$E2E_TMP/gone.out.err"
+ip -n "$ns" link set "fe-$E2E_SFX" up
+ip -n "$ns" link del "fe-$E2E_SFX"
+exited() { ! kill -0 "$pid" 2>/dev/null; }
+check "interface deleted: flowtop notices within 3 s" wait_for 3 exited
+stop_bg "$pid" KILL # reaps it; kills it only if it did not notice
+rc=$?
+check "interface deleted: exit 3" [ "$rc" = 3 ]
+check "interface deleted: says so" grep -q "interface fe-$E2E_SFX disappeared" "$E2E_TMP/gone.out.err"
+check "interface deleted: final sample and snapshot written" \
+	jq_true "$E2E_TMP/gone.json" ".interface == \"fe-$E2E_SFX\""
+summary
