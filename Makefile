@@ -46,7 +46,7 @@ KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/tes
 TOOLS := $(patsubst tests/tools/%.c,$(OUT)/tests/%,$(wildcard tests/tools/*.c))
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*/*.c tests/*/*.h bench/*.c)
 
-.PHONY: all deps test-deps run check tests check-format format clean install uninstall
+.PHONY: all deps test-deps run check tests bench check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -102,6 +102,24 @@ $(OUT)/tests/%: tests/kern/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
 $(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $< $(ALL_LDFLAGS) -o $@
+
+BENCH_TOOLS := $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o
+
+# kernel cost per packet against an empty filter (root; never part of check)
+bench: test-deps
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BENCH_TOOLS)
+	$(Q)OUT=$(OUT) FLOWTOP=$(BIN) bench/cost.sh
+
+$(OUT)/bench:
+	$(Q)mkdir -p $@
+
+$(OUT)/bench/%.bpf.o: bench/%.bpf.c | $(OUT)/bench
+	$(call say,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/bench/%: bench/%.c $(OUT)/libflowtop.a | $(OUT)/bench
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -o $@
 
 check-format:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)

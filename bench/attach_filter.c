@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* attach_filter.c: loads the first program of a BPF object file and attaches it to a
+ * packet socket on an interface exactly as flowtop attaches its own, then waits for a
+ * signal. The benchmarks' reference filters run through it.
+ *
+ *   attach_filter OBJECT IFACE     prints the program id, runs until SIGINT/SIGTERM */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "iface.h"
+#include "rawsock.h"
+
+int main(int argc, char **argv)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct bpf_program *prog;
+	struct iface_info iface;
+	struct bpf_object *obj;
+	sigset_t set;
+	int fd, err, sig;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: attach_filter OBJECT IFACE\n");
+		return 2;
+	}
+	obj = bpf_object__open_file(argv[1], NULL);
+	if (!obj || bpf_object__load(obj)) {
+		fprintf(stderr, "attach_filter: cannot load %s\n", argv[1]);
+		return 1;
+	}
+	prog = bpf_object__next_program(obj, NULL);
+	err = iface_get(argv[2], &iface);
+	if (!prog || err) {
+		fprintf(stderr, "attach_filter: no program, or no interface %s\n", argv[2]);
+		return 1;
+	}
+	fd = rawsock_prepare(bpf_program__fd(prog));
+	if (fd < 0 || rawsock_bind(fd, &iface)) {
+		fprintf(stderr, "attach_filter: cannot attach: %s\n", strerror(errno));
+		return 1;
+	}
+	bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len);
+	printf("%u\n", info.id);
+	fflush(stdout);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sigwait(&set, &sig);
+	rawsock_close(fd);
+	bpf_object__close(obj);
+	return 0;
+}
