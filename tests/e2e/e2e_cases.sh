@@ -26,7 +26,7 @@ for r in rows:
 print(",".join("%s=%d" % kv for kv in t.items()))
 PY
 )
-"$CORPUS/replay.sh" -q --settle 0.5 --linger 0.5 "$E2E_TMP/cases.pcap" -- \
+bash "$CORPUS/replay.sh" -q --settle 0.5 --linger 0.5 "$E2E_TMP/cases.pcap" -- \
 	"$FLOWTOP" -i '{IF}' -b --json -d 60 -o "$E2E_TMP/out.json" >"$E2E_TMP/out.jsonl" 2>"$E2E_TMP/err"
 check "replay and flowtop exit 0" [ $? = 0 ]
 check "live verdicts equal BPF_PROG_TEST_RUN's ($totals)" \

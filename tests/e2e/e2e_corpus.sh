@@ -13,7 +13,7 @@ here=$(dirname "$0")
 while read -r pcap totals; do
 	name=${pcap%.pcap*}
 	out=$E2E_TMP/$name.json
-	"$CORPUS/replay.sh" -q --settle 0.5 --linger 0.5 "$CORPUS/pcap/$pcap" -- \
+	bash "$CORPUS/replay.sh" -q --settle 0.5 --linger 0.5 "$CORPUS/pcap/$pcap" -- \
 		"$FLOWTOP" -i '{IF}' -b --json -d 60 -o "$out" >/dev/null 2>"$E2E_TMP/$name.err"
 	rc=$?
 	if [ "$rc" != 0 ]; then

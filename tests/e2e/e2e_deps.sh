@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_deps.sh -- the deps step: silent when everything is there; elsewhere, when it may
+# not install, it fails and names the packages to install.
+. "$(dirname "$0")/lib.sh"
+deps=$(realpath "$(dirname "$0")/../../.ci/deps.sh")
+
+out=$(bash "$deps" test 2>&1)
+rc=$?
+check "everything installed: exit 0, nothing printed" eval '[ "$rc" = 0 ] && [ -z "$out" ]'
+need_root 2
+# as nobody, with pkg-config finding no library: it must not try apt-get
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups env PKG_CONFIG_LIBDIR=/nonexistent \
+	bash "$deps" build 2>&1)
+rc=$?
+check "libraries missing, not root: exit 1" [ "$rc" = 1 ]
+check "names exactly the missing packages" \
+	grep -q "missing packages: libbpf-dev libelf-dev libncurses-dev zlib1g-dev$" <<<"$out"
+summary
