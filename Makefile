@@ -35,11 +35,11 @@ CFLAGS ?= -O2 -g
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
-	-I$(OUT) -Ibpf -Isrc $(PKG_CFLAGS) -MMD -MP
+	-I$(OUT) -Ibpf -Isrc -Iui $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Werror=undef -I/usr/include/$(MULTIARCH) -Ibpf
 
-LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard ui/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
@@ -68,7 +68,7 @@ check: test-deps
 
 tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(TOOLS)
 
-$(OUT) $(OUT)/src $(OUT)/tests:
+$(OUT) $(OUT)/src $(OUT)/ui $(OUT)/tests:
 	$(Q)mkdir -p $@
 
 $(OUT)/flowtop.bpf.o: bpf/flowtop.bpf.c bpf/flowtop.h | $(OUT)
@@ -83,21 +83,25 @@ $(OUT)/src/%.o: src/%.c $(OUT)/flowtop.skel.h | $(OUT)/src
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+$(OUT)/ui/%.o: ui/%.c $(OUT)/flowtop.skel.h | $(OUT)/ui
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(OUT)/libflowtop.a: $(LIB_OBJS)
 	$(call say,AR,$@)
 	$(Q)$(AR) rcs $@ $^
 
 $(BIN): $(OUT)/src/main.o $(OUT)/libflowtop.a
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PKG_LIBS) -lm -lpthread -o $@
 
 $(OUT)/tests/%: tests/unit/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@
 
 $(OUT)/tests/%: tests/kern/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@
 
 $(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
 	$(call say,CC,$@)
@@ -119,7 +123,7 @@ $(OUT)/bench/%.bpf.o: bench/%.bpf.c | $(OUT)/bench
 
 $(OUT)/bench/%: bench/%.c $(OUT)/libflowtop.a | $(OUT)/bench
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@
 
 check-format:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)
@@ -130,4 +134,4 @@ format:
 clean:
 	rm -rf .output .output-san flowtop
 
--include $(wildcard $(OUT)/src/*.d $(OUT)/tests/*.d)
+-include $(wildcard $(OUT)/src/*.d $(OUT)/ui/*.d $(OUT)/tests/*.d $(OUT)/bench/*.d)

@@ -13,6 +13,7 @@
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/if_packet.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "flowtop.h"
@@ -309,6 +310,10 @@ int flowtop_count(struct __sk_buff *skb)
 	bytes = (__u64)skb->len + link_hlen + (skb->vlan_present ? VLAN_HLEN : 0);
 	st->frames++;
 	st->bytes += bytes;
+	if (skb->pkt_type == PACKET_OUTGOING) {
+		st->out_frames++;
+		st->out_bytes += bytes;
+	}
 
 	if (link_hlen) {
 		c.next = bpf_ntohs(skb->protocol);

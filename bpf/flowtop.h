@@ -30,6 +30,8 @@ struct flow_stats {
 	__u64 truncated;   /* frames cut short or invalid inside a header on the path */
 	__u64 new_entries; /* host entries this filter created (minus live entries = evicted) */
 	__u64 lost;	   /* address updates that failed: the map could give no entry */
+	__u64 out_frames;  /* frames this host sent (the rest it received) */
+	__u64 out_bytes;   /* their length on the wire */
 };
 
 /* Link types the filter is told about at attach time (link_hlen, no_link_header). */
@@ -37,6 +39,6 @@ struct flow_stats {
 
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
-_Static_assert(sizeof(struct flow_stats) == 48, "flow_stats layout");
+_Static_assert(sizeof(struct flow_stats) == 64, "flow_stats layout");
 
 #endif /* FLOWTOP_H */

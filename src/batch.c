@@ -14,6 +14,7 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 
+#include "fmt.h"
 #include "report.h"
 #include "snapshot.h"
 
@@ -54,6 +55,16 @@ static int take_sample(struct batch *b, struct report *r)
 		b->rows_cap = n;
 	}
 	hosttab_sorted(t, b->rows, host_cmp_rate);
+	if (b->opts->filter.kind) { /* -f: keep the rows that pass, in order */
+		size_t i, kept = 0;
+		char addr[FMT_ADDR_LEN];
+
+		for (i = 0; i < n; i++)
+			if (filter_match(&b->opts->filter, &b->rows[i]->addr,
+					 fmt_addr(&b->rows[i]->addr, addr)))
+				b->rows[kept++] = b->rows[i];
+		n = kept;
+	}
 	clock_gettime(CLOCK_REALTIME, &r->time);
 	r->iface = capture_iface(b->cap)->name;
 	r->totals = capture_totals(b->cap);

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
 
 #include "bpf_load.h"
 #include "rawsock.h"
@@ -17,7 +20,10 @@ struct capture {
 	struct hosttab *hosts;
 	struct flow_totals totals;
 	struct iface_info iface;
-	int sock; /* -1 while detached */
+	int sock;      /* -1 while detached */
+	int stats_fd;  /* BPF_ENABLE_STATS, -1 when off */
+	__u64 run_cnt; /* the program's counters at the last capture_cost_ns() */
+	__u64 run_time_ns;
 };
 
 struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen)
@@ -29,6 +35,7 @@ struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t 
 		return NULL;
 	}
 	c->sock = -1;
+	c->stats_fd = -1;
 	c->skel = bpf_load(max_hosts, verbose, err, errlen);
 	if (!c->skel)
 		goto out_free;
@@ -51,6 +58,8 @@ void capture_free(struct capture *c)
 	if (!c)
 		return;
 	rawsock_close(c->sock);
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
 	hosttab_free(c->hosts);
 	sampler_free(c->sampler);
 	if (c->skel)
@@ -172,4 +181,30 @@ const struct hosttab *capture_hosts(const struct capture *c)
 const struct flow_totals *capture_totals(const struct capture *c)
 {
 	return &c->totals;
+}
+
+int capture_enable_stats(struct capture *c)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0)
+		return fd;
+	c->stats_fd = fd;
+	return 0;
+}
+
+double capture_cost_ns(struct capture *c)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	double cost = -1;
+
+	if (c->stats_fd < 0 || bpf_obj_get_info_by_fd(capture_prog_fd(c), &info, &len))
+		return -1;
+	if (info.run_cnt > c->run_cnt)
+		cost = (double)(info.run_time_ns - c->run_time_ns) /
+		       (double)(info.run_cnt - c->run_cnt);
+	c->run_cnt = info.run_cnt;
+	c->run_time_ns = info.run_time_ns;
+	return cost;
 }

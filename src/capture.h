@@ -29,6 +29,14 @@ int capture_sample(struct capture *c, double interval);
  * -ENODEV (gone: removed, or moved to another namespace). */
 int capture_link_event(struct capture *c);
 
+/* Turns on the kernel's run-time statistics of BPF programs while flowtop runs
+ * (BPF_ENABLE_STATS; CAP_SYS_ADMIN). 0 or -errno. */
+int capture_enable_stats(struct capture *c);
+
+/* The filter's average cost per frame since the previous call, in ns; negative when
+ * unknown (statistics off, or no frame). */
+double capture_cost_ns(struct capture *c);
+
 /* The socket, to poll for POLLERR (link events). */
 int capture_fd(const struct capture *c);
 int capture_prog_fd(const struct capture *c);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../bpf/flowtop.h"
+#include "columns.h"
 
 #define MAX_DELAY	3600.0
 #define MIN_DELAY	0.01
@@ -29,6 +30,9 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-hosts", required_argument, NULL, 'm' },
 	{ "snapshot", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "numeric", no_argument, NULL, 'N' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -49,7 +53,14 @@ void cli_usage(FILE *out)
 		"      --json             with -b, print each sample as one JSON object per line\n"
 		"  -m, --max-hosts N      hosts the kernel map holds; the least recently seen\n"
 		"                         are evicted beyond that (default %u)\n"
-		"  -o, --snapshot FILE    on exit, write the table to FILE (.json, .csv or text)\n"
+		"  -o, --snapshot FILE    on exit, write the table to FILE (.json, .csv or text);\n"
+		"                         on the screen also the default file of the d key\n"
+		"  -s, --sort COLUMN      sort the screen by COLUMN: addr, rx2, tx2, rx10, tx10,\n"
+		"                         rx40, tx40, peak, rxpkts, rxbytes, txpkts, txbytes,\n"
+		"                         share (default rx2)\n"
+		"  -f, --filter FILTER    show only hosts in a CIDR (10.0.0.0/8), one address,\n"
+		"                         or whose address or name contains FILTER\n"
+		"  -N, --numeric          do not resolve addresses to names on the screen\n"
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
@@ -92,11 +103,13 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 	char *end;
 	int c;
 
-	*opts = (struct cli_opts){ .delay = 1.0, .max_hosts = FLOWTOP_DEFAULT_MAX_HOSTS };
+	*opts = (struct cli_opts){ .delay = 1.0,
+				   .max_hosts = FLOWTOP_DEFAULT_MAX_HOSTS,
+				   .sort_column = COL_RX2 };
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:n:bm:o:vhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:n:bm:o:s:f:NvhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (!*optarg || strlen(optarg) >= sizeof(opts->iface))
@@ -137,6 +150,22 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			if (!*optarg)
 				return usage_error(err, errlen, "empty snapshot file name");
 			opts->snapshot = optarg;
+			break;
+		case 's':
+			opts->sort_column = column_by_name(optarg);
+			if (opts->sort_column < 0)
+				return usage_error(err, errlen,
+						   "unknown sort column '%s' (see --help)", optarg);
+			break;
+		case 'f': {
+			char why[256];
+
+			if (filter_parse(optarg, &opts->filter, why, sizeof(why)))
+				return usage_error(err, errlen, "%s", why);
+			break;
+		}
+		case 'N':
+			opts->numeric = true;
 			break;
 		case 'v':
 			opts->verbose = true;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <net/if.h>
 
+#include "filter.h"
+
 #define FLOWTOP_VERSION "0.1.0"
 
 struct cli_opts {
@@ -18,6 +20,9 @@ struct cli_opts {
 	unsigned max_hosts;	 /* -m: capacity of the hosts map */
 	const char *snapshot;	 /* -o: write the final table here on exit */
 	bool verbose;		 /* -v: libbpf's debug output */
+	int sort_column;	 /* -s: the screen's sort column (enum col_id) */
+	struct filter filter;	 /* -f: rows shown and printed */
+	bool numeric;		 /* -N: no reverse DNS names on the screen */
 };
 
 enum cli_result {

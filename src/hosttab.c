@@ -220,6 +220,8 @@ void hosttab_sorted(const struct hosttab *t, const struct host **rows, host_cmp_
 	struct sort_ctx ctx = { cmp };
 	size_t i;
 
+	if (!t->count)
+		return; /* rows may be NULL: nothing to sort */
 	for (i = 0; i < t->count; i++)
 		rows[i] = &t->hosts[i];
 	qsort_r(rows, t->count, sizeof(*rows), sort_trampoline, &ctx);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "capture.h"
@@ -12,6 +13,7 @@
 #include "iface.h"
 #include "report.h"
 #include "snapshot.h"
+#include "ui.h"
 
 enum exit_status {
 	EXIT_OK = 0,
@@ -50,6 +52,9 @@ int main(int argc, char **argv)
 	}
 	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
+	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return fail(&opts, EXIT_USAGE,
+			    "the screen needs a terminal: use -b for batch output");
 	if (!opts.iface[0])
 		iface_default(opts.iface);
 	ret = iface_get(opts.iface, &info);
@@ -80,10 +85,7 @@ int main(int argc, char **argv)
 		capture_free(cap);
 		return fail(&opts, ret == -ENODEV ? EXIT_USAGE : EXIT_FAILURE_, err);
 	}
-	if (!opts.batch)
-		fputs("flowtop: the interactive screen is not built yet; printing samples\n",
-		      stderr);
-	ret = (int)batch_run(cap, &opts);
+	ret = opts.batch ? (int)batch_run(cap, &opts) : ui_run(cap, &opts);
 	capture_free(cap);
 	return ret;
 }

@@ -136,6 +136,8 @@ static int read_stats(struct sampler *s, struct flow_stats *sum)
 		sum->truncated += s->stats[c].truncated;
 		sum->new_entries += s->stats[c].new_entries;
 		sum->lost += s->stats[c].lost;
+		sum->out_frames += s->stats[c].out_frames;
+		sum->out_bytes += s->stats[c].out_bytes;
 	}
 	return 0;
 }
@@ -187,6 +189,8 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 	totals->delta.truncated = stat_delta(now.truncated, totals->total.truncated);
 	totals->delta.new_entries = stat_delta(now.new_entries, totals->total.new_entries);
 	totals->delta.lost = stat_delta(now.lost, totals->total.lost);
+	totals->delta.out_frames = stat_delta(now.out_frames, totals->total.out_frames);
+	totals->delta.out_bytes = stat_delta(now.out_bytes, totals->total.out_bytes);
 	totals->total = now;
 	totals->live_hosts = hosttab_live(t);
 	totals->evicted =

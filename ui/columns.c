@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* columns.c: the column table and its value, compare and format functions. */
+#include "columns.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fmt.h"
+
+static double v_rx2(const struct row *r)
+{
+	return r->rx2;
+}
+static double v_tx2(const struct row *r)
+{
+	return r->tx2;
+}
+static double v_rx10(const struct row *r)
+{
+	return r->rx10;
+}
+static double v_tx10(const struct row *r)
+{
+	return r->tx10;
+}
+static double v_rx40(const struct row *r)
+{
+	return r->rx40;
+}
+static double v_tx40(const struct row *r)
+{
+	return r->tx40;
+}
+static double v_peak(const struct row *r)
+{
+	return r->peak;
+}
+static double v_share(const struct row *r)
+{
+	return r->share;
+}
+static double v_rx_pkts(const struct row *r)
+{
+	return (double)r->host.total.rx_packets;
+}
+static double v_rx_bytes(const struct row *r)
+{
+	return (double)r->host.total.rx_bytes;
+}
+static double v_tx_pkts(const struct row *r)
+{
+	return (double)r->host.total.tx_packets;
+}
+static double v_tx_bytes(const struct row *r)
+{
+	return (double)r->host.total.tx_bytes;
+}
+
+#define BOTH (VIEW_RATES | VIEW_TOTALS)
+
+const struct column columns[COL__COUNT] = {
+	/*               name        title       width keep views        kind          value */
+	[COL_ADDR] = { "addr", "ADDRESS", 24, 100, BOTH, KIND_TEXT, NULL },
+	[COL_RX2] = { "rx2", "RX 2s", 8, 90, VIEW_RATES, KIND_RATE, v_rx2 },
+	[COL_TX2] = { "tx2", "TX 2s", 8, 89, VIEW_RATES, KIND_RATE, v_tx2 },
+	[COL_RX10] = { "rx10", "RX 10s", 8, 60, VIEW_RATES, KIND_RATE, v_rx10 },
+	[COL_TX10] = { "tx10", "TX 10s", 8, 59, VIEW_RATES, KIND_RATE, v_tx10 },
+	[COL_RX40] = { "rx40", "RX 40s", 8, 50, VIEW_RATES, KIND_RATE, v_rx40 },
+	[COL_TX40] = { "tx40", "TX 40s", 8, 49, VIEW_RATES, KIND_RATE, v_tx40 },
+	[COL_PEAK] = { "peak", "PEAK", 8, 40, VIEW_RATES, KIND_RATE, v_peak },
+	[COL_RX_PKTS] = { "rxpkts", "RX PKTS", 8, 80, VIEW_TOTALS, KIND_PACKETS, v_rx_pkts },
+	[COL_RX_BYTES] = { "rxbytes", "RX BYTES", 8, 85, VIEW_TOTALS, KIND_BYTES, v_rx_bytes },
+	[COL_TX_PKTS] = { "txpkts", "TX PKTS", 8, 79, VIEW_TOTALS, KIND_PACKETS, v_tx_pkts },
+	[COL_TX_BYTES] = { "txbytes", "TX BYTES", 8, 84, VIEW_TOTALS, KIND_BYTES, v_tx_bytes },
+	[COL_SHARE] = { "share", "SHARE", 12, 30, BOTH, KIND_BAR, v_share },
+};
+
+int column_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < COL__COUNT; i++)
+		if (!strcasecmp(name, columns[i].name))
+			return i;
+	return -1;
+}
+
+int column_compare(enum col_id col, bool reverse, const struct row *a, const struct row *b)
+{
+	int r = 0;
+
+	if (columns[col].value) {
+		double va = columns[col].value(a), vb = columns[col].value(b);
+
+		r = va > vb ? -1 : va < vb ? 1 : 0;
+	}
+	if (!r)
+		r = memcmp(&a->host.addr, &b->host.addr, sizeof(a->host.addr));
+	return reverse ? -r : r;
+}
+
+void column_format(enum col_id col, const struct row *r, bool bits, char *buf, size_t len)
+{
+	const struct column *c = &columns[col];
+	double v = c->value ? c->value(r) : 0;
+	int fill, i;
+
+	switch (c->kind) {
+	case KIND_TEXT:
+		snprintf(buf, len, "%s", r->shown);
+		break;
+	case KIND_RATE:
+		fmt_scaled(bits ? v * 8 : v, bits ? "b" : "B", buf, len);
+		break;
+	case KIND_PACKETS:
+		fmt_scaled(v, "", buf, len);
+		break;
+	case KIND_BYTES:
+		fmt_scaled(v, "B", buf, len);
+		break;
+	case KIND_BAR:
+		fill = (int)(v * c->width + 0.5);
+		for (i = 0; i < c->width && (size_t)i + 1 < len; i++)
+			buf[i] = i < fill ? '#' : ' ';
+		buf[i < (int)len ? i : (int)len - 1] = '\0';
+		break;
+	}
+}

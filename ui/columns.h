@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* columns.h: the one table of columns: header, formatting, sorting, -s names. */
+#ifndef FLOWTOP_COLUMNS_H
+#define FLOWTOP_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hosttab.h"
+
+/* One host as the screen shows it: its counters and its windowed rates. */
+struct row {
+	struct host host;  /* a copy: the table may move while the screen is paused */
+	size_t index;	   /* in the host table */
+	const char *shown; /* address or name, as displayed */
+	double rx2, tx2;   /* bytes/s over 2 s */
+	double rx10, tx10; /* 10 s */
+	double rx40, tx40; /* 40 s */
+	double peak;	   /* highest 2 s rate, both ways */
+	double share;	   /* of the interface's 2 s traffic, 0..1 */
+};
+
+enum col_id {
+	COL_ADDR,
+	COL_RX2,
+	COL_TX2,
+	COL_RX10,
+	COL_TX10,
+	COL_RX40,
+	COL_TX40,
+	COL_PEAK,
+	COL_RX_PKTS,
+	COL_RX_BYTES,
+	COL_TX_PKTS,
+	COL_TX_BYTES,
+	COL_SHARE,
+	COL__COUNT,
+};
+
+enum col_kind {
+	KIND_TEXT,
+	KIND_RATE,
+	KIND_PACKETS,
+	KIND_BYTES,
+	KIND_BAR
+};
+
+#define VIEW_RATES  1u /* the rates view shows the column */
+#define VIEW_TOTALS 2u /* the cumulative view shows it */
+
+struct column {
+	const char *name;  /* for -s and the help: "rx2", "addr" */
+	const char *title; /* header */
+	int width;	   /* columns of text, without the separating space */
+	int keep;	   /* on a narrow terminal the lowest go first */
+	unsigned views;	   /* VIEW_* */
+	enum col_kind kind;
+	double (*value)(const struct row *r); /* NULL: the address, sorted as text */
+};
+
+extern const struct column columns[COL__COUNT];
+
+/* The column called name (case-insensitive), or -1. */
+int column_by_name(const char *name);
+
+/* Orders a before b for sorting by col: largest first for numbers, A..Z for the
+ * address; ties by address, so the order is total. reverse flips it. */
+int column_compare(enum col_id col, bool reverse, const struct row *a, const struct row *b);
+
+/* The cell text of r in col, right-aligned numbers scaled (k, M, G); bits selects
+ * bits/s over bytes/s for rates. */
+void column_format(enum col_id col, const struct row *r, bool bits, char *buf, size_t len);
+
+#endif

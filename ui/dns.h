@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* dns.h: reverse DNS names, looked up by a worker thread so the screen never waits. */
+#ifndef FLOWTOP_DNS_H
+#define FLOWTOP_DNS_H
+
+#include "../bpf/flowtop.h"
+
+struct dns;
+
+/* Starts the worker. *notify_fd becomes readable when new names have arrived. */
+struct dns *dns_new(int *notify_fd);
+
+/* Stops the worker; it frees what it shares once its current lookup returns, so this
+ * never waits for a slow resolver. */
+void dns_free(struct dns *d);
+
+/* The name of key if known; otherwise NULL, and the lookup is queued (once). */
+const char *dns_name(struct dns *d, const struct flow_key *key);
+
+/* Reads the notification, so the fd polls quiet again. */
+void dns_drain(struct dns *d);
+
+#endif

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* keys.c: every key flowtop answers to, once. */
+#include "keys.h"
+
+#include <curses.h>
+
+#define CTRL(c) ((c)&0x1f)
+
+const struct key_binding key_bindings[] = {
+	{ { 'h', '?', KEY_F(1) }, "h ? F1", "show or close this help", ACT_HELP },
+	{ { 'q', KEY_F(10) }, "q F10", "quit (Ctrl-C too)", ACT_QUIT },
+	{ { '<' }, "<", "sort by the column to the left", ACT_SORT_LEFT },
+	{ { '>' }, ">", "sort by the column to the right", ACT_SORT_RIGHT },
+	{ { 'r' }, "r", "reverse the sort order", ACT_REVERSE },
+	{ { '/' }, "/", "filter: CIDR, address or text; Esc clears", ACT_FILTER },
+	{ { 'i' }, "i", "pick the interface to watch", ACT_IFACE },
+	{ { 'd' }, "d", "dump the rows to a file (.json, .csv, text)", ACT_DUMP },
+	{ { 'p', 'P', ' ' }, "p P Space", "pause the screen (counting goes on)", ACT_PAUSE },
+	{ { 'n' }, "n", "show reverse DNS names", ACT_NAMES },
+	{ { 'b' }, "b", "rates in bits or bytes per second", ACT_BITS },
+	{ { 't' }, "t", "rates view or cumulative totals view", ACT_TOTALS },
+	{ { KEY_UP, 'k' }, "Up k", "select the row above", ACT_UP },
+	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", ACT_DOWN },
+	{ { KEY_PPAGE }, "PgUp", "one page up", ACT_PAGE_UP },
+	{ { KEY_NPAGE }, "PgDn", "one page down", ACT_PAGE_DOWN },
+	{ { KEY_HOME }, "Home", "first row", ACT_HOME },
+	{ { KEY_END }, "End", "last row", ACT_END },
+	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", ACT_REDRAW },
+};
+
+const unsigned key_bindings_count = sizeof(key_bindings) / sizeof(key_bindings[0]);
+
+enum ui_action keys_action(int ch)
+{
+	unsigned i, k;
+
+	for (i = 0; i < key_bindings_count; i++)
+		for (k = 0; k < 4 && key_bindings[i].keys[k]; k++)
+			if (key_bindings[i].keys[k] == ch)
+				return key_bindings[i].action;
+	return ACT_NONE;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* keys.h: the key -> action table; the help screen and the man-page test read it. */
+#ifndef FLOWTOP_KEYS_H
+#define FLOWTOP_KEYS_H
+
+enum ui_action {
+	ACT_NONE,
+	ACT_QUIT,
+	ACT_HELP,
+	ACT_SORT_LEFT,
+	ACT_SORT_RIGHT,
+	ACT_REVERSE,
+	ACT_FILTER,
+	ACT_IFACE,
+	ACT_DUMP,
+	ACT_PAUSE,
+	ACT_NAMES,
+	ACT_BITS,
+	ACT_TOTALS,
+	ACT_UP,
+	ACT_DOWN,
+	ACT_PAGE_UP,
+	ACT_PAGE_DOWN,
+	ACT_HOME,
+	ACT_END,
+	ACT_REDRAW,
+};
+
+struct key_binding {
+	int keys[4];	   /* curses key codes; 0 ends the list */
+	const char *label; /* how the help names them */
+	const char *help;  /* what they do */
+	enum ui_action action;
+};
+
+extern const struct key_binding key_bindings[];
+extern const unsigned key_bindings_count;
+
+/* The action bound to key ch, or ACT_NONE. No key runs a command or a shell. */
+enum ui_action keys_action(int ch);
+
+#endif

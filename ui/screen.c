@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* screen.c: one frame drawn from a screen_state. Every frame is drawn whole into
+ * curses' buffer; curses sends only the cells that changed, so nothing flickers. */
+#include "screen.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "keys.h"
+
+#define HEADER_LINES 3
+#define MIN_COLS     20
+#define MIN_LINES    6
+#define ADDR_MIN     15
+#define ADDR_MAX     39
+
+void screen_init(void)
+{
+	setlocale(LC_ALL, "");
+	initscr();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+}
+
+void screen_end(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
+int screen_table_rows(void)
+{
+	int rows = LINES - HEADER_LINES - 1 /* column titles */ - 2 /* status, footer */;
+
+	return rows > 0 ? rows : 0;
+}
+
+/* The columns that fit in the width, in table order; the address takes what is left,
+ * up to the longest IPv6 address. Returns how many, and the address width. */
+static int layout(const struct view *v, enum col_id *shown, int *addr_width)
+{
+	unsigned mask = v->totals ? VIEW_TOTALS : VIEW_RATES;
+	bool take[COL__COUNT] = { [COL_ADDR] = true };
+	int used = ADDR_MIN, n = 0, c, best;
+
+	for (;;) { /* the most wanted column that still fits, again and again */
+		best = -1;
+		for (c = 0; c < COL__COUNT; c++)
+			if (!take[c] && columns[c].views & mask &&
+			    (best < 0 || columns[c].keep > columns[best].keep))
+				best = c;
+		if (best < 0 || used + 1 + columns[best].width > COLS)
+			break;
+		take[best] = true;
+		used += 1 + columns[best].width;
+	}
+	*addr_width = ADDR_MIN + (COLS - used);
+	if (*addr_width > ADDR_MAX)
+		*addr_width = ADDR_MAX;
+	if (*addr_width > COLS)
+		*addr_width = COLS;
+	for (c = 0; c < COL__COUNT; c++)
+		if (take[c])
+			shown[n++] = (enum col_id)c;
+	return n;
+}
+
+static void draw_header(const struct screen_state *s)
+{
+	const struct flow_totals *t = s->totals;
+	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16], cost[32];
+	double dt = t->interval > 0 ? t->interval : 1;
+	uint64_t in_f = t->delta.frames - t->delta.out_frames,
+		 in_b = t->delta.bytes - t->delta.out_bytes;
+	int secs = (int)s->elapsed;
+
+	attron(A_REVERSE);
+	mvhline(0, 0, ' ', COLS);
+	mvprintw(0, 0, " flowtop  %s (%s)  up %02d:%02d:%02d  hosts %llu/%llu%s%s%s", s->iface,
+		 s->iface_lost ? "GONE"
+		 : s->iface_up ? "up"
+			       : "down",
+		 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
+		 (unsigned long long)t->capacity, s->view->paused ? "  PAUSED" : "",
+		 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
+	attroff(A_REVERSE);
+	mvprintw(1, 0, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
+		 fmt_scaled((double)in_b * 8 / dt, "b/s", a, sizeof(a)),
+		 fmt_scaled((double)in_f / dt, "p/s", b, sizeof(b)),
+		 fmt_scaled((double)(t->total.bytes - t->total.out_bytes), "B", c, sizeof(c)),
+		 fmt_scaled((double)(t->total.frames - t->total.out_frames), "p", d, sizeof(d)),
+		 fmt_scaled((double)t->delta.out_bytes * 8 / dt, "b/s", e, sizeof(e)),
+		 fmt_scaled((double)t->delta.out_frames / dt, "p/s", f, sizeof(f)),
+		 fmt_scaled((double)t->total.out_bytes, "B", g, sizeof(g)),
+		 fmt_scaled((double)t->total.out_frames, "p", h, sizeof(h)));
+	if (s->cost_ns >= 0)
+		snprintf(cost, sizeof(cost), "%.0f ns/frame", s->cost_ns);
+	else
+		snprintf(cost, sizeof(cost), "n/a");
+	mvprintw(2, 0, " non-IP %llu  truncated %llu  evicted %llu  lost %llu  filter cost %s",
+		 (unsigned long long)t->total.non_ip, (unsigned long long)t->total.truncated,
+		 (unsigned long long)t->evicted, (unsigned long long)t->total.lost, cost);
+}
+
+static void draw_table(const struct screen_state *s)
+{
+	const struct view *v = s->view;
+	enum col_id shown[COL__COUNT];
+	int n, aw, i, y, x, rows = screen_table_rows();
+	char cell[64];
+	size_t r;
+
+	n = layout(v, shown, &aw);
+	move(HEADER_LINES, 0);
+	clrtoeol();
+	for (i = 0, x = 0; i < n; i++) {
+		const struct column *c = &columns[shown[i]];
+		int w = shown[i] == COL_ADDR ? aw : c->width;
+
+		if (shown[i] == v->sort)
+			attron(A_REVERSE | A_BOLD);
+		snprintf(cell, sizeof(cell), "%s%s", c->title,
+			 shown[i] == v->sort ? (v->reverse ? "^" : "v") : "");
+		mvprintw(HEADER_LINES, x,
+			 c->kind == KIND_TEXT || c->kind == KIND_BAR ? "%-*.*s" : "%*.*s", w, w,
+			 cell);
+		attroff(A_REVERSE | A_BOLD);
+		x += w + 1;
+	}
+	for (y = 0, r = v->top; y < rows && r < v->nrows; y++, r++) {
+		const struct row *row = &v->rows[r];
+
+		if (r == v->selected)
+			attron(A_REVERSE);
+		mvhline(HEADER_LINES + 1 + y, 0, ' ', COLS);
+		for (i = 0, x = 0; i < n; i++) {
+			const struct column *c = &columns[shown[i]];
+			int w = shown[i] == COL_ADDR ? aw : c->width;
+
+			column_format(shown[i], row, v->bits, cell, sizeof(cell));
+			mvprintw(HEADER_LINES + 1 + y, x,
+				 c->kind == KIND_TEXT || c->kind == KIND_BAR ? "%-*.*s" : "%*.*s",
+				 w, w, cell);
+			x += w + 1;
+		}
+		attroff(A_REVERSE);
+	}
+	if (!v->nrows)
+		mvprintw(HEADER_LINES + 2, 2, "%s",
+			 v->filter.kind ? "no host matches the filter" : "no traffic yet");
+}
+
+static void draw_footer(const struct screen_state *s)
+{
+	static const char keys[] = " h Help  q Quit  < > Sort  r Rev  / Filter  i Iface  d Dump  "
+				   "p Pause  n DNS  b Bits  t Totals";
+
+	move(LINES - 2, 0);
+	clrtoeol();
+	if (s->prompt) {
+		mvprintw(LINES - 2, 0, "%s", s->prompt);
+		curs_set(1);
+	} else {
+		curs_set(0);
+		if (s->status)
+			mvprintw(LINES - 2, 0, " %s", s->status);
+	}
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	mvprintw(LINES - 1, 0, "%.*s", COLS, keys);
+	attroff(A_REVERSE);
+	if (s->prompt)
+		move(LINES - 2, (int)strlen(s->prompt) < COLS ? (int)strlen(s->prompt) : COLS - 1);
+}
+
+/* A box in the middle of the screen, clipped to it. */
+static void box_at(int h, int w, int *y0, int *x0)
+{
+	int y, x;
+
+	if (h > LINES)
+		h = LINES;
+	if (w > COLS)
+		w = COLS;
+	*y0 = (LINES - h) / 2;
+	*x0 = (COLS - w) / 2;
+	for (y = 0; y < h; y++)
+		mvhline(*y0 + y, *x0, ' ', w);
+	for (x = 0; x < w; x++) {
+		mvaddch(*y0, *x0 + x, '-');
+		mvaddch(*y0 + h - 1, *x0 + x, '-');
+	}
+}
+
+static void draw_help(void)
+{
+	int h = (int)key_bindings_count + 4, w = 62, y0, x0;
+	unsigned i;
+
+	box_at(h, w, &y0, &x0);
+	mvprintw(y0, x0 + 2, " flowtop keys ");
+	for (i = 0; i < key_bindings_count && (int)i + 2 < LINES; i++)
+		mvprintw(y0 + 2 + (int)i, x0 + 2, "%-10s %.*s", key_bindings[i].label, w - 15,
+			 key_bindings[i].help);
+	mvprintw(y0 + h - 1, x0 + 2, " any key closes ");
+}
+
+static void draw_picker(const struct screen_state *s)
+{
+	int h = s->picker_count + 4, w = 44, y0, x0, i;
+
+	box_at(h, w, &y0, &x0);
+	mvprintw(y0, x0 + 2, " watch which interface? ");
+	for (i = 0; i < s->picker_count && i + 2 < LINES - 1; i++) {
+		if (i == s->picker_selected)
+			attron(A_REVERSE);
+		mvprintw(y0 + 2 + i, x0 + 2, "%-*s %-8s%s", IF_NAMESIZE, s->picker_names[i],
+			 s->picker_states[i], strcmp(s->picker_names[i], s->iface) ? "" : " (now)");
+		attroff(A_REVERSE);
+	}
+	mvprintw(y0 + h - 1, x0 + 2, " Enter picks, Esc cancels ");
+}
+
+void screen_draw(const struct screen_state *s)
+{
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		mvprintw(0, 0, "%.*s", COLS, "flowtop: terminal too small");
+		refresh();
+		return;
+	}
+	draw_header(s);
+	draw_table(s);
+	if (s->help)
+		draw_help();
+	else if (s->picker_count > 0)
+		draw_picker(s);
+	draw_footer(s);
+	refresh();
+}

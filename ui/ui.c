@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* ui.c: the interactive loop: one poll over the keyboard, the sample timer, signals,
+ * the socket's errors and the DNS worker; then the action a key names. */
+#include "ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+
+#include "dns.h"
+#include "fmt.h"
+#include "history.h"
+#include "keys.h"
+#include "report.h"
+#include "screen.h"
+#include "snapshot.h"
+#include "view.h"
+
+#define STATUS_SECONDS 5
+#define KEY_ESC	       27
+#define PROMPT_MAX     200
+
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_FILTER,
+	PROMPT_DUMP
+};
+
+struct ui {
+	struct capture *cap;
+	const struct cli_opts *opts;
+	struct view view;
+	struct history *hist;
+	struct dns *dns;
+	int dns_fd;
+	char status[512];
+	double status_until; /* monotonic seconds */
+	enum prompt_kind prompt;
+	char input[PROMPT_MAX + 1];
+	char prompt_line[PROMPT_MAX + 32];
+	bool help;
+	int picker_count, picker_selected;
+	char picker_names[PICKER_MAX][IF_NAMESIZE];
+	const char *picker_states[PICKER_MAX];
+	double attached_at, last_sample;
+	double cost_ns;
+	bool iface_lost;
+	bool quit;
+	int status_code;
+};
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void set_status(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_status(struct ui *u, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(u->status, sizeof(u->status), fmt, ap);
+	va_end(ap);
+	u->status_until = now_mono() + STATUS_SECONDS;
+}
+
+static const char *name_of(const struct flow_key *key, void *arg)
+{
+	struct ui *u = arg;
+
+	return u->dns ? dns_name(u->dns, key) : NULL;
+}
+
+static void rebuild(struct ui *u)
+{
+	if (view_build(&u->view, capture_hosts(u->cap), u->hist, name_of, u))
+		set_status(u, "out of memory building the rows");
+	view_select(&u->view, 0, (size_t)screen_table_rows());
+}
+
+static void draw(struct ui *u)
+{
+	const struct iface_info *iface = capture_iface(u->cap);
+	struct screen_state s = {
+		.view = &u->view,
+		.totals = capture_totals(u->cap),
+		.iface = iface->name,
+		.iface_up = iface->up,
+		.iface_lost = u->iface_lost,
+		.elapsed = now_mono() - u->attached_at,
+		.cost_ns = u->cost_ns,
+		.status = now_mono() < u->status_until ? u->status : NULL,
+		.help = u->help,
+		.picker_count = u->picker_count,
+		.picker_names = u->picker_names,
+		.picker_states = u->picker_states,
+		.picker_selected = u->picker_selected,
+	};
+
+	if (u->prompt != PROMPT_NONE) {
+		snprintf(u->prompt_line, sizeof(u->prompt_line), "%s%s",
+			 u->prompt == PROMPT_FILTER ? "Filter (CIDR, address, text): "
+						    : "Dump to (.json, .csv, text): ",
+			 u->input);
+		s.prompt = u->prompt_line;
+	}
+	screen_draw(&s);
+}
+
+static void sample(struct ui *u)
+{
+	double now = now_mono();
+	int err;
+
+	err = capture_sample(u->cap, now - u->last_sample);
+	u->last_sample = now;
+	if (err) {
+		set_status(u, "cannot read the counters: %s", strerror(-err));
+		return;
+	}
+	history_push(u->hist, capture_hosts(u->cap));
+	u->cost_ns = capture_cost_ns(u->cap);
+	if (!u->view.paused)
+		rebuild(u);
+}
+
+/* ---- the interface picker ---- */
+
+static void open_picker(struct ui *u)
+{
+	struct if_nameindex *all = if_nameindex(), *i;
+	struct iface_info info;
+
+	u->picker_count = 0;
+	u->picker_selected = 0;
+	for (i = all; i && i->if_index && u->picker_count < PICKER_MAX; i++) {
+		int n = u->picker_count;
+
+		snprintf(u->picker_names[n], IF_NAMESIZE, "%s", i->if_name);
+		u->picker_states[n] = iface_get(i->if_name, &info) ? "?"
+				      : !info.up		   ? "down"
+				      : info.running		   ? "up"
+								   : "no-carrier";
+		if (!strcmp(i->if_name, capture_iface(u->cap)->name))
+			u->picker_selected = n;
+		u->picker_count++;
+	}
+	if (all)
+		if_freenameindex(all);
+	if (!u->picker_count)
+		set_status(u, "no interfaces found");
+}
+
+static void switch_to(struct ui *u, const char *name)
+{
+	char err[512];
+
+	if (capture_attach(u->cap, name, err, sizeof(err))) {
+		set_status(u, "%s; still watching %s", err, capture_iface(u->cap)->name);
+		return;
+	}
+	u->iface_lost = false;
+	history_clear(u->hist);
+	u->view.selected = u->view.top = 0;
+	u->attached_at = u->last_sample = now_mono();
+	capture_cost_ns(u->cap);
+	rebuild(u);
+	set_status(u, "now watching %s: counters start over", name);
+}
+
+static void picker_key(struct ui *u, int ch)
+{
+	if (ch == KEY_UP || ch == 'k')
+		u->picker_selected = u->picker_selected > 0 ? u->picker_selected - 1 : 0;
+	else if (ch == KEY_DOWN || ch == 'j')
+		u->picker_selected += u->picker_selected + 1 < u->picker_count;
+	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		char name[IF_NAMESIZE];
+
+		snprintf(name, sizeof(name), "%s", u->picker_names[u->picker_selected]);
+		u->picker_count = 0;
+		switch_to(u, name);
+	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
+		u->picker_count = 0;
+}
+
+/* ---- dump ---- */
+
+static void default_dump_name(struct ui *u)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char when[32];
+
+	if (u->opts->snapshot) {
+		snprintf(u->input, sizeof(u->input), "%s", u->opts->snapshot);
+		return;
+	}
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	snprintf(u->input, sizeof(u->input), "flowtop-%s-%s.txt", capture_iface(u->cap)->name,
+		 when);
+}
+
+/* Writes the rows that pass the filter, in the order shown. */
+static int dump(struct ui *u, const char *path, char *err, size_t errlen)
+{
+	const struct host **rows = calloc(u->view.nrows + 1, sizeof(*rows));
+	struct report r = {
+		.iface = capture_iface(u->cap)->name,
+		.totals = capture_totals(u->cap),
+		.rows = rows,
+		.nrows = u->view.nrows,
+	};
+	size_t i;
+	int ret;
+
+	if (!rows) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < u->view.nrows; i++)
+		rows[i] = &u->view.rows[i].host;
+	clock_gettime(CLOCK_REALTIME, &r.time);
+	ret = snapshot_write(path, &r, err, errlen);
+	free(rows);
+	return ret;
+}
+
+/* ---- prompts ---- */
+
+static void prompt_done(struct ui *u)
+{
+	char err[512];
+
+	if (u->prompt == PROMPT_FILTER) {
+		struct filter f;
+
+		if (filter_parse(u->input, &f, err, sizeof(err))) {
+			set_status(u, "%s", err);
+		} else {
+			u->view.filter = f;
+			u->view.top = 0;
+			rebuild(u);
+			if (f.kind)
+				set_status(u, "filter: %s (%zu rows)", f.text, u->view.nrows);
+		}
+	} else if (dump(u, u->input, err, sizeof(err))) {
+		set_status(u, "%s", err);
+	} else {
+		set_status(u, "wrote %zu rows to %s", u->view.nrows, u->input);
+	}
+	u->prompt = PROMPT_NONE;
+}
+
+static void prompt_key(struct ui *u, int ch)
+{
+	size_t len = strlen(u->input);
+
+	if (ch == KEY_ESC) {
+		if (u->prompt == PROMPT_FILTER) { /* Esc clears the filter */
+			memset(&u->view.filter, 0, sizeof(u->view.filter));
+			rebuild(u);
+		}
+		u->prompt = PROMPT_NONE;
+	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		prompt_done(u);
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (len)
+			u->input[len - 1] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && len < PROMPT_MAX) {
+		u->input[len] = (char)ch;
+		u->input[len + 1] = '\0';
+	}
+}
+
+/* ---- the table's keys ---- */
+
+static void table_key(struct ui *u, int ch)
+{
+	size_t page = (size_t)screen_table_rows();
+
+	switch (keys_action(ch)) {
+	case ACT_QUIT:
+		u->quit = true;
+		break;
+	case ACT_HELP:
+		u->help = true;
+		break;
+	case ACT_SORT_LEFT:
+	case ACT_SORT_RIGHT:
+		view_move_sort(&u->view, keys_action(ch) == ACT_SORT_LEFT ? -1 : 1);
+		rebuild(u);
+		break;
+	case ACT_REVERSE:
+		u->view.reverse = !u->view.reverse;
+		rebuild(u);
+		break;
+	case ACT_FILTER:
+		u->prompt = PROMPT_FILTER;
+		snprintf(u->input, sizeof(u->input), "%s", u->view.filter.text);
+		break;
+	case ACT_IFACE:
+		open_picker(u);
+		break;
+	case ACT_DUMP:
+		u->prompt = PROMPT_DUMP;
+		default_dump_name(u);
+		break;
+	case ACT_PAUSE:
+		u->view.paused = !u->view.paused;
+		if (!u->view.paused)
+			rebuild(u);
+		break;
+	case ACT_NAMES:
+		u->view.names = !u->view.names;
+		if (u->view.names && !u->dns) {
+			u->dns = dns_new(&u->dns_fd);
+			if (!u->dns) {
+				u->view.names = false;
+				set_status(u, "cannot start the DNS resolver");
+			}
+		}
+		rebuild(u);
+		break;
+	case ACT_BITS:
+		u->view.bits = !u->view.bits;
+		break;
+	case ACT_TOTALS:
+		u->view.totals = !u->view.totals;
+		if (!(columns[u->view.sort].views & (u->view.totals ? VIEW_TOTALS : VIEW_RATES)))
+			u->view.sort = u->view.totals ? COL_RX_BYTES : COL_RX2;
+		rebuild(u);
+		break;
+	case ACT_UP:
+		view_select(&u->view, -1, page);
+		break;
+	case ACT_DOWN:
+		view_select(&u->view, 1, page);
+		break;
+	case ACT_PAGE_UP:
+		view_select(&u->view, -(long)page, page);
+		break;
+	case ACT_PAGE_DOWN:
+		view_select(&u->view, (long)page, page);
+		break;
+	case ACT_HOME:
+		view_select(&u->view, -(long)u->view.nrows, page);
+		break;
+	case ACT_END:
+		view_select(&u->view, (long)u->view.nrows, page);
+		break;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case ACT_NONE:
+		break;
+	}
+}
+
+static void handle_key(struct ui *u, int ch)
+{
+	if (ch == KEY_RESIZE) {
+		view_select(&u->view, 0, (size_t)screen_table_rows());
+		return;
+	}
+	if (u->help)
+		u->help = false;
+	else if (u->prompt != PROMPT_NONE)
+		prompt_key(u, ch);
+	else if (u->picker_count > 0)
+		picker_key(u, ch);
+	else
+		table_key(u, ch);
+}
+
+static void link_check(struct ui *u)
+{
+	int err = capture_link_event(u->cap);
+
+	if (err == -ENODEV && !u->iface_lost) {
+		u->iface_lost = true;
+		set_status(u, "interface %s disappeared: pick another (i)",
+			   capture_iface(u->cap)->name);
+		open_picker(u);
+	}
+}
+
+static int make_timer(double delay)
+{
+	struct itimerspec its;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	its.it_interval.tv_sec = (time_t)delay;
+	its.it_interval.tv_nsec = (long)((delay - floor(delay)) * 1e9);
+	its.it_value = its.it_interval;
+	timerfd_settime(fd, 0, &its, NULL);
+	return fd;
+}
+
+int ui_run(struct capture *c, const struct cli_opts *opts)
+{
+	struct ui u = { .cap = c, .opts = opts, .dns_fd = -1, .cost_ns = -1 };
+	sigset_t mask;
+	int tfd, sfd, ch;
+	char err[512];
+
+	view_init(&u.view);
+	u.view.bits = true;
+	u.view.names = !opts->numeric;
+	u.view.sort = (enum col_id)opts->sort_column;
+	u.view.filter = opts->filter;
+	u.hist = history_new();
+	if (u.view.names)
+		u.dns = dns_new(&u.dns_fd);
+	if (capture_enable_stats(c) == 0)
+		capture_cost_ns(c);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	tfd = make_timer(opts->delay);
+	if (!u.hist || sfd < 0 || tfd < 0) {
+		fprintf(stderr, "flowtop: cannot set up the screen loop: %s\n", strerror(errno));
+		return 1;
+	}
+	u.attached_at = u.last_sample = now_mono();
+	screen_init();
+	rebuild(&u);
+	draw(&u);
+	while (!u.quit) {
+		struct pollfd pfd[5] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = tfd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+			{ .fd = capture_fd(c), .events = 0 },
+			{ .fd = u.dns ? u.dns_fd : -1, .events = POLLIN },
+		};
+		int n = poll(pfd, 5, 1000);
+
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 && pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == sizeof(si))
+				u.quit = true;
+		}
+		if (n > 0 && pfd[0].revents & (POLLHUP | POLLERR))
+			u.quit = true; /* the terminal went away */
+		if (n > 0 && pfd[1].revents & POLLIN) {
+			uint64_t ticks;
+
+			if (read(tfd, &ticks, sizeof(ticks)) > 0) {
+				link_check(&u);
+				sample(&u);
+			}
+		}
+		if (n > 0 && pfd[3].revents)
+			link_check(&u);
+		if (n > 0 && u.dns && pfd[4].revents & POLLIN) {
+			dns_drain(u.dns);
+			if (!u.view.paused)
+				rebuild(&u);
+		}
+		while ((ch = getch()) != ERR) /* KEY_RESIZE comes this way too */
+			handle_key(&u, ch);
+		draw(&u);
+	}
+	screen_end();
+	if (opts->snapshot && dump(&u, opts->snapshot, err, sizeof(err))) {
+		fprintf(stderr, "flowtop: %s\n", err);
+		u.status_code = 1;
+	}
+	close(tfd);
+	close(sfd);
+	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+	dns_free(u.dns);
+	history_free(u.hist);
+	view_free(&u.view);
+	return u.status_code;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* ui.h: the interactive screen. Talks to the counting core only through capture.h. */
+#ifndef FLOWTOP_UI_H
+#define FLOWTOP_UI_H
+
+#include "capture.h"
+#include "cli.h"
+
+/* Runs until the user quits or a signal ends it; restores the terminal. Returns the
+ * exit status: 0, or 1 when the counters could not be read. */
+int ui_run(struct capture *c, const struct cli_opts *opts);
+
+#endif
