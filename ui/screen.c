@@ -127,8 +127,11 @@ static void draw_table(const struct screen_state *s)
 
 		if (shown[i] == v->sort)
 			attron(A_REVERSE | A_BOLD);
+		/* the arrow tells the order shown: numbers fall, addresses rise, unless 'r' */
 		snprintf(cell, sizeof(cell), "%s%s", c->title,
-			 shown[i] == v->sort ? (v->reverse ? "^" : "v") : "");
+			 shown[i] != v->sort		    ? ""
+			 : (c->value != NULL) != v->reverse ? " v"
+							    : " ^");
 		mvprintw(HEADER_LINES, x,
 			 c->kind == KIND_TEXT || c->kind == KIND_BAR ? "%-*.*s" : "%*.*s", w, w,
 			 cell);

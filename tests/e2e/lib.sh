@@ -8,18 +8,22 @@ E2E_NAME=$(basename "$0" .sh)
 E2E_PASSED=0 E2E_FAILED=0 E2E_SKIPPED=0
 E2E_SFX=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
 E2E_TMP=$(mktemp -d "/tmp/flowtop-$E2E_NAME-XXXXXX")
-E2E_NS=() E2E_PIDS=()
+E2E_NS=() E2E_PIDS=() E2E_PATHS=() E2E_TMUX=
 FLOWTOP=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${FLOWTOP:-flowtop}")
 TESTBIN=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${TESTBIN:-.output/tests}")
 CORPUS=${FLOWTOP_CORPUS:-$(cd "${FLOWTOP_ROOT:-.}" && realpath -m ../shared/corpus)}
 
 e2e_cleanup() {
-	local pid ns
+	local pid ns p
 	for pid in "${E2E_PIDS[@]}"; do
 		kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	done
+	[ -n "$E2E_TMUX" ] && tmux -L "$E2E_TMUX" kill-server 2>/dev/null
 	for ns in "${E2E_NS[@]}"; do
 		ip netns del "$ns" 2>/dev/null
+	done
+	for p in "${E2E_PATHS[@]}"; do
+		rm -rf "$p"
 	done
 	rm -rf "$E2E_TMP"
 }

@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include "cli.h"
+#include "columns.h"
 
 static char err[256];
 static FILE *out;
@@ -59,6 +60,24 @@ static void test_all_options(void)
 		  CLI_RUN);
 	ASSERT_STREQ(o.iface, "lo");
 	ASSERT_EQ(o.max_hosts, 1);
+}
+
+static void test_screen_options(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-s", "txbytes", "-f", "10.0.0.0/8", "-N"), CLI_RUN);
+	ASSERT_EQ(o.sort_column, COL_TX_BYTES);
+	ASSERT_EQ(o.filter.kind, FILTER_NET);
+	ASSERT_EQ(o.filter.prefix, 104);
+	ASSERT_TRUE(o.numeric);
+	ASSERT_EQ(PARSE(&o, "--sort=ADDR", "--filter=db8", "--numeric"), CLI_RUN);
+	ASSERT_EQ(o.sort_column, COL_ADDR);
+	ASSERT_EQ(o.filter.kind, FILTER_TEXT);
+	ASSERT_EQ(PARSE(&o, "-s", "bogus"), CLI_USAGE);
+	ASSERT_STREQ(err, "unknown sort column 'bogus' (see --help)");
+	ASSERT_EQ(PARSE(&o, "-f", "10.0.0.0/40"), CLI_USAGE);
+	ASSERT_TRUE(strstr(err, "prefix length") != NULL);
 }
 
 static void test_bad_values(void)
@@ -122,6 +141,7 @@ int main(void)
 	out = tmpfile();
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_all_options);
+	RUN_TEST(test_screen_options);
 	RUN_TEST(test_bad_values);
 	RUN_TEST(test_usage_errors_name_the_problem);
 	RUN_TEST(test_help_lists_every_option);

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_tui.sh -- the real binary on its screen, under tmux (a private server), watching
+# known traffic on two veth pairs: every key is typed with send-keys and its effect read
+# back with capture-pane.
+. "$(dirname "$0")/lib.sh"
+need_root 30
+command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
+
+a=$(netns_new ta) && b=$(netns_new tb) || { fail "cannot create namespaces"; summary; exit; }
+for ns in "$a" "$b"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+v1a=ftu1a-$E2E_SFX v1b=ftu1b-$E2E_SFX v2a=ftu2a-$E2E_SFX v2b=ftu2b-$E2E_SFX
+veth_pair "$a" "$b" "$v1a" "$v1b" && veth_pair "$a" "$b" "$v2a" "$v2b" ||
+	{ fail "cannot create the veth pairs"; summary; exit; }
+ip -n "$a" addr add 10.77.1.1/24 dev "$v1a"
+ip -n "$a" addr add 10.77.1.3/24 dev "$v1a"
+ip -n "$b" addr add 10.77.1.2/24 dev "$v1b"
+ip -n "$a" addr add 10.77.2.1/24 dev "$v2a"
+ip -n "$b" addr add 10.77.2.2/24 dev "$v2b"
+# names for the DNS key, seen only inside ns b (ip netns exec mounts /etc/netns/NS/hosts)
+mkdir -p "/etc/netns/$b" && E2E_PATHS+=("/etc/netns/$b")
+printf '10.77.1.1 alpha.flowtop.test\n' >"/etc/netns/$b/hosts"
+
+# bounded traffic: 10.77.1.1 busiest, then .3; 10.77.2.1 on the second pair
+ip netns exec "$a" ping -q -c 600 -i 0.05 -s 800 -I 10.77.1.1 10.77.1.2 >/dev/null 2>&1 &
+E2E_PIDS+=($!)
+ip netns exec "$a" ping -q -c 300 -i 0.1 -I 10.77.1.3 10.77.1.2 >/dev/null 2>&1 &
+E2E_PIDS+=($!)
+ip netns exec "$a" ping -q -c 600 -i 0.05 10.77.2.2 >/dev/null 2>&1 &
+E2E_PIDS+=($!)
+
+E2E_TMUX=ft-$E2E_SFX
+S=flowtop
+tm() { tmux -L "$E2E_TMUX" "$@"; }
+tm new-session -d -s "$S" -x 120 -y 30 \
+	"ip netns exec $b $FLOWTOP -i $v1b -N -d 0.5 -o $E2E_TMP/exit.json; echo \$? >$E2E_TMP/rc; sleep 5"
+screen() { tm capture-pane -p -t "$S"; }
+rows() { screen | sed -n '5,28p' | grep -v '^ *$'; }
+keys() { tm send-keys -t "$S" "$@"; sleep 0.3; }
+shows() { screen | grep -q -- "$1"; }
+shows_not() { ! screen | grep -q -- "$1"; }
+first_row() { rows | head -n 1 | awk '{print $1}'; }
+wait_shows() { wait_for 5 shows "$1"; }
+
+check "header: interface and host count" wait_shows "flowtop  $v1b (up)  up 00:00:0.  hosts 3/65536"
+check "rows: the three hosts of the first pair" \
+	wait_for 5 eval '[ "$(rows | grep -c "^10\.77\.1\.")" = 3 ]'
+check "rows: nothing of the second pair" eval '! rows | grep -q "^10\.77\.2\."'
+check "sorted by RX 2s: busiest receiver first" wait_for 5 eval '[ "$(first_row)" = 10.77.1.2 ]'
+keys '<'
+check "'<' sorts by address" eval 'shows "^ADDRESS \^" && [ "$(first_row)" = 10.77.1.1 ]'
+keys r
+check "'r' reverses" eval 'shows "^ADDRESS v" && [ "$(first_row)" = 10.77.1.3 ]'
+keys r '>'
+check "'>' moves the sort right again" eval 'shows "RX 2s v" && [ "$(first_row)" = 10.77.1.2 ]'
+
+keys / 10.77.1.3 Enter
+check "'/' filter: one row left" eval '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
+check "the header shows the filter" shows "filter: 10.77.1.3"
+keys / Escape
+check "Esc clears the filter" eval '[ "$(rows | wc -l)" = 3 ] && ! screen | head -n 1 | grep -q filter'
+keys / 10.0.0.0/33 Enter
+check "a bad filter: said on the status line, rows kept" \
+	eval 'shows "invalid filter .10.0.0.0/33.: prefix length" && [ "$(rows | wc -l)" = 3 ]'
+
+keys / 10.77.1.0/24 Enter d
+check "'d' offers the -o file" shows "Dump to (.json, .csv, text): $E2E_TMP/exit.json"
+keys C-u
+for _ in $(seq 60); do tm send-keys -t "$S" BSpace; done
+keys "$E2E_TMP/dump.csv" Enter
+check "the dump is written and says so" wait_shows "wrote 3 rows to $E2E_TMP/dump.csv"
+check "the dump parses as CSV with the rows shown" python3 -c 'import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(not (len(r) == 3 and {x["ip"] for x in r} == {"10.77.1.1", "10.77.1.2", "10.77.1.3"}))' \
+	"$E2E_TMP/dump.csv"
+keys d
+for _ in $(seq 60); do tm send-keys -t "$S" BSpace; done
+keys /nonexistent-dir/x.json Enter
+check "an unwritable dump path: the error, and flowtop goes on" \
+	wait_shows "cannot write snapshot ./nonexistent-dir/x.json.: No such file"
+keys / Escape
+
+keys p
+check "'p' pauses" shows "PAUSED"
+before=$(rows)
+sleep 1.5
+check "paused: the numbers stand still" [ "$before" = "$(rows)" ]
+keys p
+check "'p' again resumes" eval 'shows_not PAUSED && sleep 1.2 && [ "$before" != "$(rows)" ]'
+
+keys h
+check "'h' opens the help" shows "flowtop keys"
+keys x
+check "any key closes it" shows_not "flowtop keys"
+keys t
+check "'t' shows cumulative totals" shows "RX PKTS"
+keys t b
+check "'b' shows bytes per second" eval 'rows | head -n 1 | grep -q "[0-9]kB "'
+keys b n
+check "'n' shows names" wait_shows "^alpha.flowtop.test"
+keys n
+
+keys i
+check "'i' lists the interfaces" eval 'shows "watch which interface" && shows "$v2b" && shows "$v1b .*(now)"'
+keys j Enter
+check "picking one switches to it" wait_shows "flowtop  $v2b (up)"
+check "the status line says counters start over" shows "now watching $v2b: counters start over"
+check "rows now show only the second pair" \
+	wait_for 5 eval 'rows | grep -q "^10\.77\.2\.2" && ! rows | grep -q "^10\.77\.1\."'
+keys i k Enter
+check "and back to the first" wait_shows "flowtop  $v1b (up)"
+
+tm resize-window -t "$S" -x 40 -y 10
+sleep 0.8
+check "40x10: still drawing, columns dropped" eval 'shows "^ADDRESS" && shows_not "RX 40s"'
+tm resize-window -t "$S" -x 120 -y 30
+sleep 0.8
+check "120x30 again: all rate columns back" shows "RX 40s"
+
+ip -n "$b" link del "$v1b"
+check "the watched interface vanishes: said, picker offered" \
+	eval 'wait_shows "disappeared: pick another" && shows "watch which interface"'
+keys Escape q
+check "'q' quits with status 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]'
+exit_json_ok() { jq -e '.interface and (.hosts | type == "array")' "$E2E_TMP/exit.json" >/dev/null; }
+check "-o: the table written on exit" exit_json_ok
+summary

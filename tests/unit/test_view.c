@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_view.c: the screen's pure parts: filter parsing and matching, the column table
+ * (sorting by every column, reversed, ties), cell formats, rate windows, selection. */
+#include "test.h"
+
+#include <errno.h>
+
+#include "columns.h"
+#include "filter.h"
+#include "fmt.h"
+#include "history.h"
+#include "keys.h"
+#include "view.h"
+
+static struct flow_key key(const char *s)
+{
+	struct flow_key k;
+
+	if (fmt_parse_addr(s, &k))
+		abort();
+	return k;
+}
+
+static bool matches(const char *filter, const char *addr)
+{
+	struct flow_key k = key(addr);
+	struct filter f;
+	char err[128];
+
+	if (filter_parse(filter, &f, err, sizeof(err)))
+		abort();
+	return filter_match(&f, &k, addr);
+}
+
+static void test_filter_cidr_v4(void)
+{
+	ASSERT_TRUE(matches("10.0.0.0/8", "10.200.3.4"));
+	ASSERT_TRUE(!matches("10.0.0.0/8", "11.0.0.1"));
+	ASSERT_TRUE(matches("192.168.1.128/25", "192.168.1.200"));
+	ASSERT_TRUE(!matches("192.168.1.128/25", "192.168.1.127"));
+	ASSERT_TRUE(matches("0.0.0.0/0", "203.0.113.9"));
+	ASSERT_TRUE(!matches("0.0.0.0/0", "2001:db8::1")); /* IPv4 space only */
+	ASSERT_TRUE(matches("10.1.2.3/32", "10.1.2.3"));
+	ASSERT_TRUE(!matches("10.1.2.3/32", "10.1.2.4"));
+}
+
+static void test_filter_cidr_v6(void)
+{
+	ASSERT_TRUE(matches("2001:db8::/32", "2001:db8:ffff::1"));
+	ASSERT_TRUE(!matches("2001:db8::/32", "2001:db9::1"));
+	ASSERT_TRUE(matches("fe80::/10", "febf::1"));
+	ASSERT_TRUE(!matches("fe80::/10", "fec0::1"));
+	ASSERT_TRUE(matches("::/0", "10.0.0.1")); /* everything */
+	ASSERT_TRUE(matches("::ffff:0:0/96", "10.0.0.1"));
+}
+
+static void test_filter_address_and_text(void)
+{
+	ASSERT_TRUE(matches("10.0.0.1", "10.0.0.1"));
+	ASSERT_TRUE(!matches("10.0.0.1", "10.0.0.10")); /* an address is exact */
+	ASSERT_TRUE(matches("10.0.", "10.0.7.1"));	/* a prefix is text */
+	ASSERT_TRUE(matches(".7.", "10.0.7.1"));
+	ASSERT_TRUE(matches("DB8", "2001:db8::1")); /* any case */
+	ASSERT_TRUE(!matches("db9", "2001:db8::1"));
+	ASSERT_TRUE(matches("", "2001:db8::1"));
+}
+
+static void test_filter_invalid(void)
+{
+	static const char *const bad[] = { "10.0.0.0/33", "2001:db8::/129", "10.0.0.0/", "foo/8",
+					   "10.0.0.0/-1", "10.0.0.0/8x",    "/8" };
+	struct filter f;
+	char err[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (filter_parse(bad[i], &f, err, sizeof(err)) != -EINVAL)
+			FAILF("'%s' parsed", bad[i]);
+		else if (!strstr(err, bad[i]))
+			FAILF("error for '%s' does not name it: %s", bad[i], err);
+	}
+	ASSERT_EQ(filter_parse("12345678901234567890123456789012345678901234567890123456789012345",
+			       &f, err, sizeof(err)),
+		  -EINVAL);
+}
+
+/* Three hosts whose every column differs in a known order. */
+static struct row rows3[3];
+
+static void make_rows(void)
+{
+	const char *a[] = { "10.0.0.2", "10.0.0.1", "10.0.0.3" };
+	int i;
+
+	memset(rows3, 0, sizeof(rows3));
+	for (i = 0; i < 3; i++) {
+		struct row *r = &rows3[i];
+		double v = i + 1; /* 10.0.0.2 < 10.0.0.1 < 10.0.0.3 in every number */
+
+		r->host.addr = key(a[i]);
+		r->shown = a[i];
+		r->rx2 = r->tx2 = r->rx10 = r->tx10 = r->rx40 = r->tx40 = r->peak = v;
+		r->share = v / 6;
+		r->host.total = (struct flow_counters){ i + 1, i + 1, i + 1, i + 1 };
+	}
+}
+
+static void test_sort_by_every_column(void)
+{
+	int c;
+
+	make_rows();
+	for (c = 0; c < COL__COUNT; c++) {
+		const struct row *first, *last;
+
+		/* numbers: largest first; the address: lowest first */
+		if (c == COL_ADDR) {
+			first = &rows3[1];
+			last = &rows3[2];
+		} else {
+			first = &rows3[2];
+			last = &rows3[0];
+		}
+		if (column_compare(c, false, first, last) >= 0)
+			FAILF("column %s: wrong order", columns[c].name);
+		if (column_compare(c, true, first, last) <= 0)
+			FAILF("column %s: reverse does not flip", columns[c].name);
+		if (column_compare(c, false, first, first) != 0)
+			FAILF("column %s: a row does not equal itself", columns[c].name);
+	}
+}
+
+static void test_sort_ties_by_address(void)
+{
+	make_rows();
+	rows3[0].rx2 = rows3[1].rx2 = 5;
+	/* equal RX 2s: 10.0.0.1 before 10.0.0.2, both ways of reverse consistent */
+	ASSERT_TRUE(column_compare(COL_RX2, false, &rows3[1], &rows3[0]) < 0);
+	ASSERT_TRUE(column_compare(COL_RX2, true, &rows3[1], &rows3[0]) > 0);
+}
+
+static void test_column_names_unique(void)
+{
+	int i, j;
+
+	for (i = 0; i < COL__COUNT; i++) {
+		ASSERT_EQ(column_by_name(columns[i].name), i);
+		for (j = i + 1; j < COL__COUNT; j++)
+			if (!strcasecmp(columns[i].name, columns[j].name))
+				FAILF("two columns named %s", columns[i].name);
+	}
+	ASSERT_EQ(column_by_name("RX2"), COL_RX2);
+	ASSERT_EQ(column_by_name("nope"), -1);
+}
+
+static void test_cell_formats(void)
+{
+	char buf[32];
+
+	make_rows();
+	rows3[0].rx2 = 1500;
+	column_format(COL_RX2, &rows3[0], true, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "12.0kb");
+	column_format(COL_RX2, &rows3[0], false, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "1.50kB");
+	rows3[0].host.total.rx_bytes = 2500000;
+	column_format(COL_RX_BYTES, &rows3[0], true, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "2.50MB");
+	rows3[0].share = 0.5;
+	column_format(COL_SHARE, &rows3[0], true, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "######      ");
+	column_format(COL_ADDR, &rows3[0], true, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "10.0.0.2");
+}
+
+static void push(struct hosttab *t, struct history *h, double dt, uint64_t rx_total)
+{
+	struct flow_key k = key("10.0.0.1");
+	struct flow_counters c = { 1, rx_total, 0, 0 };
+
+	hosttab_begin(t);
+	hosttab_observe(t, &k, &c);
+	hosttab_end(t, dt);
+	history_push(h, t);
+}
+
+static void test_rate_windows(void)
+{
+	struct hosttab *t = hosttab_new();
+	struct history *h = history_new();
+	uint64_t total = 0;
+	int i;
+
+	/* 40 one-second samples: 1000 B/s for 30 s, then 5000 B/s for 10 s */
+	for (i = 0; i < 40; i++) {
+		total += i < 30 ? 1000 : 5000;
+		push(t, h, 1.0, total);
+	}
+	ASSERT_DBL(history_rate(h, 0, 2, 0), 5000);
+	ASSERT_DBL(history_rate(h, 0, 10, 0), 5000);
+	ASSERT_DBL(history_rate(h, 0, 40, 0), (30 * 1000 + 10 * 5000) / 40.0);
+	ASSERT_DBL(history_rate(h, 0, 2, 1), 0);
+	ASSERT_DBL(history_peak(h, 0), 5000);
+	/* ten more at 0: the 2 and 10 s windows fall, the peak stays */
+	for (i = 0; i < 10; i++)
+		push(t, h, 1.0, total);
+	ASSERT_DBL(history_rate(h, 0, 10, 0), 0);
+	ASSERT_DBL(history_rate(h, 0, 40, 0), (20 * 1000 + 10 * 5000) / 40.0);
+	ASSERT_DBL(history_peak(h, 0), 5000);
+	/* half-second samples: 2 s is the last four */
+	history_clear(h);
+	hosttab_clear(t);
+	total = 0;
+	for (i = 0; i < 8; i++) {
+		total += i < 4 ? 100 : 300;
+		push(t, h, 0.5, total);
+	}
+	ASSERT_DBL(history_rate(h, 0, 2, 0), 600);
+	ASSERT_DBL(history_rate(h, 0, 40, 0), 400); /* all that is kept */
+	history_free(h);
+	hosttab_free(t);
+}
+
+static void test_view_filter_sort_select(void)
+{
+	const char *a[] = { "10.0.0.1", "10.0.0.2", "192.0.2.1", "2001:db8::1" };
+	struct hosttab *t = hosttab_new();
+	struct history *h = history_new();
+	struct view v;
+	char err[64];
+	int i;
+
+	view_init(&v);
+	hosttab_begin(t);
+	for (i = 0; i < 4; i++) {
+		struct flow_key k = key(a[i]);
+		struct flow_counters c = { 1, (uint64_t)(i + 1) * 100, 0, 0 };
+
+		hosttab_observe(t, &k, &c);
+	}
+	hosttab_end(t, 1.0);
+	history_push(h, t);
+	ASSERT_OK(view_build(&v, t, h, NULL, NULL));
+	ASSERT_EQ(v.nrows, 4);
+	ASSERT_STREQ(v.rows[0].shown, "2001:db8::1"); /* busiest first */
+	v.selected = 2;				      /* 10.0.0.2 */
+	ASSERT_STREQ(v.rows[2].shown, "10.0.0.2");
+	v.reverse = true;
+	ASSERT_OK(view_build(&v, t, h, NULL, NULL));
+	ASSERT_STREQ(v.rows[0].shown, "10.0.0.1");
+	ASSERT_STREQ(v.rows[v.selected].shown, "10.0.0.2"); /* the selection follows */
+	ASSERT_OK(filter_parse("10.0.0.0/8", &v.filter, err, sizeof(err)));
+	ASSERT_OK(view_build(&v, t, h, NULL, NULL));
+	ASSERT_EQ(v.nrows, 2);
+	view_select(&v, 100, 10);
+	ASSERT_EQ(v.selected, 1);
+	view_select(&v, -100, 10);
+	ASSERT_EQ(v.selected, 0);
+	/* '>' walks the rates view's columns and wraps */
+	v.sort = COL_PEAK;
+	view_move_sort(&v, 1);
+	ASSERT_EQ(v.sort, COL_SHARE);
+	view_move_sort(&v, 1);
+	ASSERT_EQ(v.sort, COL_ADDR);
+	view_move_sort(&v, -1);
+	ASSERT_EQ(v.sort, COL_SHARE);
+	v.totals = true;
+	v.sort = COL_ADDR;
+	view_move_sort(&v, 1);
+	ASSERT_EQ(v.sort, COL_RX_PKTS);
+	view_free(&v);
+	history_free(h);
+	hosttab_free(t);
+}
+
+static void test_keys_unique(void)
+{
+	unsigned i, j, k, l;
+
+	for (i = 0; i < key_bindings_count; i++)
+		for (k = 0; k < 4 && key_bindings[i].keys[k]; k++)
+			for (j = 0; j < key_bindings_count; j++)
+				for (l = 0; l < 4 && key_bindings[j].keys[l]; l++)
+					if ((i != j || k != l) &&
+					    key_bindings[i].keys[k] == key_bindings[j].keys[l])
+						FAILF("key %d bound twice",
+						      key_bindings[i].keys[k]);
+	ASSERT_EQ(keys_action('q'), ACT_QUIT);
+	ASSERT_EQ(keys_action(' '), ACT_PAUSE);
+	ASSERT_EQ(keys_action('!'), ACT_NONE); /* iftop's shell escape: not here */
+}
+
+int main(void)
+{
+	RUN_TEST(test_filter_cidr_v4);
+	RUN_TEST(test_filter_cidr_v6);
+	RUN_TEST(test_filter_address_and_text);
+	RUN_TEST(test_filter_invalid);
+	RUN_TEST(test_sort_by_every_column);
+	RUN_TEST(test_sort_ties_by_address);
+	RUN_TEST(test_column_names_unique);
+	RUN_TEST(test_cell_formats);
+	RUN_TEST(test_rate_windows);
+	RUN_TEST(test_view_filter_sort_select);
+	RUN_TEST(test_keys_unique);
+	return test_summary("test_view");
+}
