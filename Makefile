@@ -46,7 +46,7 @@ KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/tes
 TOOLS := $(patsubst tests/tools/%.c,$(OUT)/tests/%,$(wildcard tests/tools/*.c))
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*/*.c tests/*/*.h bench/*.c)
 
-.PHONY: all deps test-deps run check tests bench check-format format clean install uninstall
+.PHONY: all deps test-deps run check tests bench screenshots check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -106,6 +106,10 @@ $(OUT)/tests/%: tests/kern/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
 $(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $< $(ALL_LDFLAGS) -o $@
+
+# PNGs of the real program on real traffic, for the README (root)
+screenshots: test-deps $(BIN)
+	$(Q)FLOWTOP=$(BIN) screenshots/make.sh
 
 BENCH_TOOLS := $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o
 

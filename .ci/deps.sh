@@ -35,6 +35,7 @@ cmd mandoc mandoc
 cmd ping iputils-ping
 cmd setpriv util-linux
 cmd clang-format clang-format
+py3pil /usr/bin/python3 python3-pil
 '
 
 have() {
@@ -42,6 +43,7 @@ have() {
 	cmd) command -v "$2" >/dev/null 2>&1 || [ -x "/usr/sbin/$2" ] || [ -x "/sbin/$2" ] ;;
 	pc) pkg-config --exists "$2" 2>/dev/null ;;
 	hdr) [ -f "/usr/include/$2" ] ;;
+	py3pil) "$2" -c 'import PIL' 2>/dev/null ;; # Debian's python, for make screenshots
 	esac
 }
 
