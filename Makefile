@@ -111,12 +111,13 @@ $(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
 screenshots: test-deps $(BIN)
 	$(Q)FLOWTOP=$(BIN) screenshots/make.sh
 
-BENCH_TOOLS := $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o
+BENCH_TOOLS := $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o $(OUT)/bench/tick \
+	$(OUT)/bench/fill_map
 
-# kernel cost per packet against an empty filter (root; never part of check)
+# every benchmark, written to bench/RESULTS.md (root; never part of check)
 bench: test-deps
 	$(Q)$(MAKE) --no-print-directory $(BIN) $(BENCH_TOOLS)
-	$(Q)OUT=$(OUT) FLOWTOP=$(BIN) bench/cost.sh
+	$(Q)OUT=$(OUT) FLOWTOP=$(BIN) bench/run.sh
 
 $(OUT)/bench:
 	$(Q)mkdir -p $@

@@ -68,6 +68,11 @@ void sampler_free(struct sampler *s)
 	free(s);
 }
 
+void sampler_force_by_key(struct sampler *s)
+{
+	s->no_batch = true;
+}
+
 bool sampler_batched(const struct sampler *s)
 {
 	return !s->no_batch;

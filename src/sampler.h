@@ -33,6 +33,9 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
  * the previous sample. Returns 0 or -errno. */
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval);
 
+/* Reads key by key from now on, as on kernels without batch ops (benchmarks). */
+void sampler_force_by_key(struct sampler *s);
+
 /* Whether the last read used batch lookups (false: key-by-key iteration). */
 bool sampler_batched(const struct sampler *s);
 

@@ -108,7 +108,13 @@ void column_format(enum col_id col, const struct row *r, bool bits, char *buf, s
 
 	switch (c->kind) {
 	case KIND_TEXT:
-		snprintf(buf, len, "%s", r->shown);
+		if (r->name) {
+			snprintf(buf, len, "%s", r->name);
+		} else {
+			char addr[FMT_ADDR_LEN];
+
+			snprintf(buf, len, "%s", fmt_addr(&r->host.addr, addr));
+		}
 		break;
 	case KIND_RATE:
 		fmt_scaled(bits ? v * 8 : v, bits ? "b" : "B", buf, len);

@@ -12,7 +12,7 @@
 struct row {
 	struct host host;  /* a copy: the table may move while the screen is paused */
 	size_t index;	   /* in the host table */
-	const char *shown; /* address or name, as displayed */
+	const char *name;  /* its reverse DNS name (the cache owns it), or NULL */
 	double rx2, tx2;   /* bytes/s over 2 s */
 	double rx10, tx10; /* 10 s */
 	double rx40, tx40; /* 40 s */

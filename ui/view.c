@@ -17,10 +17,6 @@ void view_init(struct view *v)
 
 void view_free(struct view *v)
 {
-	size_t i;
-
-	for (i = 0; i < v->nrows; i++)
-		free((char *)(uintptr_t)v->rows[i].shown);
 	free(v->rows);
 	v->rows = NULL;
 	v->nrows = v->cap = 0;
@@ -49,8 +45,6 @@ int view_build(struct view *v, const struct hosttab *t, const struct history *h,
 
 	if (had_selection)
 		selected_key = v->rows[v->selected].host.addr;
-	for (i = 0; i < v->nrows; i++)
-		free((char *)(uintptr_t)v->rows[i].shown);
 	v->nrows = 0;
 	if (n > v->cap) {
 		struct row *rows = realloc(v->rows, n * sizeof(*rows));
@@ -63,18 +57,20 @@ int view_build(struct view *v, const struct hosttab *t, const struct history *h,
 	for (i = 0; i < n; i++) {
 		const struct host *host = hosttab_get(t, i);
 		const char *nm = v->names && name ? name(&host->addr, arg) : NULL;
-		char addr[FMT_ADDR_LEN];
 		struct row *r = &v->rows[kept];
 
-		if (!nm)
-			nm = fmt_addr(&host->addr, addr);
-		if (!filter_match(&v->filter, &host->addr, nm))
+		if (v->filter.kind == FILTER_TEXT) { /* only a text filter needs the text */
+			char addr[FMT_ADDR_LEN];
+
+			if (!filter_match(&v->filter, &host->addr,
+					  nm ? nm : fmt_addr(&host->addr, addr)))
+				continue;
+		} else if (!filter_match(&v->filter, &host->addr, NULL)) {
 			continue;
+		}
 		r->host = *host;
 		r->index = i;
-		r->shown = strdup(nm);
-		if (!r->shown)
-			return -ENOMEM;
+		r->name = nm;
 		r->rx2 = history_rate(h, i, 2, 0);
 		r->tx2 = history_rate(h, i, 2, 1);
 		r->rx10 = history_rate(h, i, 10, 0);

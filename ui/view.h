@@ -24,7 +24,8 @@ struct view {
 	size_t nrows, cap;
 };
 
-/* Returns the name to show for an address, or NULL for the address itself. */
+/* Returns the name to show for an address, or NULL for the address itself; the
+ * string must stay valid while the view is used (the DNS cache never frees names). */
 typedef const char *(*view_name_fn)(const struct flow_key *key, void *arg);
 
 void view_init(struct view *v);
