@@ -4,7 +4,7 @@
 # known traffic on two veth pairs: every key is typed with send-keys and its effect read
 # back with capture-pane.
 . "$(dirname "$0")/lib.sh"
-need_root 30
+need_root 41
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 a=$(netns_new ta) && b=$(netns_new tb) || { fail "cannot create namespaces"; summary; exit; }
@@ -112,6 +112,20 @@ check "rows now show only the second pair" \
 keys i k Enter
 check "and back to the first" wait_shows "flowtop  $v1b (up)"
 
+# an interface that goes away between the listing and the pick
+ip -n "$b" link add "ftgone-$E2E_SFX" type dummy 2>/dev/null ||
+	ip -n "$b" link add "ftgone-$E2E_SFX" type veth peer name "ftgp-$E2E_SFX"
+keys i
+check "the picker lists the new interface" shows "ftgone-$E2E_SFX"
+ip -n "$b" link del "ftgone-$E2E_SFX"
+for _ in 1 2 3 4 5 6; do tm send-keys -t "$S" j; done # it was created last
+keys Enter
+check "a vanished pick: says why, keeps the current one" \
+	eval 'wait_shows "no interface .ftgone-$E2E_SFX.*still watching $v1b" && shows "flowtop  $v1b (up)"'
+
+tm resize-window -t "$S" -x 300 -y 100
+sleep 0.8
+check "300x100: drawn, the footer at the bottom" eval 'shows "RX 40s" && [ "$(screen | sed -n 100p | grep -c "h Help")" = 1 ]'
 tm resize-window -t "$S" -x 40 -y 10
 sleep 0.8
 check "40x10: still drawing, columns dropped" eval 'shows "^ADDRESS" && shows_not "RX 40s"'
@@ -126,4 +140,25 @@ keys Escape q
 check "'q' quits with status 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]'
 exit_json_ok() { jq -e '.interface and (.hosts | type == "array")' "$E2E_TMP/exit.json" >/dev/null; }
 check "-o: the table written on exit" exit_json_ok
+
+# a second session, no -o: the dump's default name; SIGTERM and Ctrl-C restore the terminal
+for how in TERM C-c; do
+	rm -f "$E2E_TMP/stty" "$E2E_TMP/rc"
+	tm kill-server 2>/dev/null
+	tm new-session -d -s "$S" -x 100 -y 25 -c "$E2E_TMP" \
+		"ip netns exec $b $FLOWTOP -i $v2b -N; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty; sleep 5"
+	wait_shows "flowtop  $v2b"
+	if [ "$how" = TERM ]; then
+		keys d
+		check "no -o: the dump defaults to flowtop-IFACE-DATE-TIME.txt" \
+			shows "Dump to (.json, .csv, text): flowtop-$v2b-20[0-9]\{6\}-[0-9]\{6\}\.txt"
+		keys Escape
+		kill -TERM "$(pgrep -f "^$FLOWTOP -i $v2b -N")" # ours: its interface is unique
+	else
+		tm send-keys -t "$S" C-c
+	fi
+	check "$how: exit status 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]'
+	check "$how: the terminal is restored (icanon echo)" \
+		wait_for 5 eval 'grep -q " icanon " "$E2E_TMP/stty" && grep -q " echo " "$E2E_TMP/stty"'
+done
 summary
