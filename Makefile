@@ -46,7 +46,7 @@ KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/tes
 TOOLS := $(patsubst tests/tools/%.c,$(OUT)/tests/%,$(wildcard tests/tools/*.c))
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*/*.c tests/*/*.h bench/*.c)
 
-.PHONY: all deps test-deps run check tests bench screenshots check-format format clean install uninstall
+.PHONY: all deps test-deps run check tests bench screenshots lint-man check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -129,6 +129,29 @@ $(OUT)/bench/%.bpf.o: bench/%.bpf.c | $(OUT)/bench
 $(OUT)/bench/%: bench/%.c $(OUT)/libflowtop.a | $(OUT)/bench
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@
+
+BINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man/man8
+
+# installs the binary and the man page; warns when another flowtop (netsniff-ng's,
+# conntrack based) is on PATH too, since PATH order then decides which one runs
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/flowtop
+	install -D -m 0644 man/flowtop.8 $(DESTDIR)$(MANDIR)/flowtop.8
+	$(Q)IFS=:; for d in $$PATH; do \
+		f=$$d/flowtop; [ -x "$$f" ] && [ "$$f" != "$(DESTDIR)$(BINDIR)/flowtop" ] || continue; \
+		"$$f" --version 2>/dev/null | grep -q 'eBPF per-IP' && continue; \
+		echo "note: $$f is another program named flowtop (netsniff-ng's?); PATH order"; \
+		echo "      decides which one runs: 'flowtop --version' tells them apart"; \
+	done; true
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/flowtop $(DESTDIR)$(MANDIR)/flowtop.8
+
+# the man page is clean for mandoc's linter and for man-db
+lint-man:
+	$(Q)mandoc -Tlint -Wstyle man/flowtop.8
+	$(Q)! man --warnings -l man/flowtop.8 2>&1 >/dev/null | grep .
 
 check-format:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_docs.sh -- the manual page lints clean; make install and make uninstall honour
+# PREFIX and DESTDIR and install a page that man renders; the README's quick start names
+# the two commands. Needs no root.
+. "$(dirname "$0")/lib.sh"
+root=$(realpath "$(dirname "$0")/../..")
+
+out=$(mandoc -Tlint -Wstyle "$root/man/flowtop.8" 2>&1)
+rc=$?
+check "mandoc -Tlint reports nothing" eval '[ "$rc" = 0 ] && [ -z "$out" ]'
+warn=$(man --warnings -l "$root/man/flowtop.8" 2>&1 >/dev/null)
+check "man --warnings reports nothing" [ -z "$warn" ]
+
+dest=$E2E_TMP/dest
+make -s -C "$root" install DESTDIR="$dest" PREFIX=/usr >"$E2E_TMP/install.log" 2>&1
+rc=$?
+check "make install into DESTDIR succeeds" [ "$rc" = 0 ]
+check "the binary is installed, mode 755" \
+	eval '[ "$(stat -c %a "$dest/usr/sbin/flowtop")" = 755 ]'
+check "the man page is installed, mode 644" \
+	eval '[ "$(stat -c %a "$dest/usr/share/man/man8/flowtop.8")" = 644 ]'
+check "the installed binary runs: --version" \
+	eval '"$dest/usr/sbin/flowtop" --version | grep -q "eBPF per-IP traffic monitor"'
+check "man -l renders the installed page" \
+	eval 'MANWIDTH=80 man -l "$dest/usr/share/man/man8/flowtop.8" 2>/dev/null | grep -q "^INTERACTIVE COMMANDS"'
+make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/usr >/dev/null 2>&1
+check "make uninstall removes both" \
+	eval '[ ! -e "$dest/usr/sbin/flowtop" ] && [ ! -e "$dest/usr/share/man/man8/flowtop.8" ]'
+check "the README's quick start names make run and make check" \
+	eval 'grep -q "^    make run " "$root/README.md" && grep -q "^    make check " "$root/README.md"'
+summary

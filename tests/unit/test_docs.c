@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_docs.c: the manual page and the program agree: every option --help prints is in
+ * the page's OPTIONS and no other; every key of the help screen is in its INTERACTIVE
+ * COMMANDS and no other. Reads man/flowtop.8 (run from the source tree). */
+#include "test.h"
+
+#include <ctype.h>
+
+#include "cli.h"
+#include "keys.h"
+
+#define MAX_ITEMS 64
+
+struct set {
+	char item[MAX_ITEMS][48];
+	int n;
+};
+
+static void add(struct set *s, const char *v, size_t len)
+{
+	int i;
+
+	if (len >= sizeof(s->item[0]) || s->n == MAX_ITEMS)
+		return;
+	for (i = 0; i < s->n; i++)
+		if (strlen(s->item[i]) == len && !strncmp(s->item[i], v, len))
+			return;
+	memcpy(s->item[s->n], v, len);
+	s->item[s->n++][len] = '\0';
+}
+
+static bool has(const struct set *s, const char *v)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->item[i], v))
+			return true;
+	return false;
+}
+
+/* "--name" words of text, with roff's \- read as - */
+static void long_options(const char *text, struct set *s)
+{
+	char buf[16384];
+	const char *p;
+	size_t i, j = 0;
+
+	for (i = 0; text[i] && j + 1 < sizeof(buf); i++) {
+		if (text[i] == '\\' && text[i + 1] == '-')
+			continue;
+		buf[j++] = text[i];
+	}
+	buf[j] = '\0';
+	for (p = buf; (p = strstr(p, "--")); p += 2) {
+		size_t n = 2;
+
+		while (isalnum((unsigned char)p[n]) || p[n] == '-')
+			n++;
+		if (n > 2)
+			add(s, p, n);
+	}
+}
+
+/* The text of section name in the page, up to the next .SH */
+static char *section(const char *page, const char *name)
+{
+	char head[64];
+	const char *start, *end;
+	char *out;
+
+	snprintf(head, sizeof(head), ".SH %s\n", name);
+	start = strstr(page, head);
+	if (!start)
+		return NULL;
+	start += strlen(head);
+	end = strstr(start, "\n.SH ");
+	if (!end)
+		end = start + strlen(start);
+	out = strndup(start, (size_t)(end - start));
+	return out;
+}
+
+static char *read_page(void)
+{
+	static char page[65536];
+	FILE *f = fopen("man/flowtop.8", "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(page, 1, sizeof(page) - 1, f);
+	page[n] = '\0';
+	fclose(f);
+	return page;
+}
+
+static void test_options_match_help(void)
+{
+	struct set help = {}, man = {};
+	char text[8192] = "", *page = read_page(), *opts;
+	FILE *f = tmpfile();
+	size_t n;
+	int i;
+
+	if (!ASSERT_TRUE(page && f))
+		return;
+	cli_usage(f);
+	rewind(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	long_options(text, &help);
+	opts = section(page, "OPTIONS");
+	if (!ASSERT_TRUE(opts))
+		return;
+	long_options(opts, &man);
+	free(opts);
+	ASSERT_TRUE(help.n >= 13);
+	for (i = 0; i < help.n; i++)
+		if (!has(&man, help.item[i]))
+			FAILF("%s is in --help, not in the man page's OPTIONS", help.item[i]);
+	for (i = 0; i < man.n; i++)
+		if (!has(&help, man.item[i]))
+			FAILF("%s is in the man page's OPTIONS, not in --help", man.item[i]);
+}
+
+static void test_keys_match_help_screen(void)
+{
+	char *page = read_page(), *cmds, *line;
+	struct set man = {}, prog = {};
+	unsigned i;
+	int k;
+
+	if (!ASSERT_TRUE(page))
+		return;
+	cmds = section(page, "INTERACTIVE COMMANDS");
+	if (!ASSERT_TRUE(cmds))
+		return;
+	/* each key entry is ".TP" then ".B <label>" */
+	for (line = strstr(cmds, ".TP\n.B "); line; line = strstr(line + 1, ".TP\n.B ")) {
+		char label[64], *src = line + 7, *dst = label;
+
+		while (*src && *src != '\n' && dst < label + sizeof(label) - 1) {
+			if (*src == '\\' && src[1] == '-')
+				src++;
+			*dst++ = *src++;
+		}
+		*dst = '\0';
+		add(&man, label, strlen(label));
+	}
+	free(cmds);
+	for (i = 0; i < key_bindings_count; i++)
+		add(&prog, key_bindings[i].label, strlen(key_bindings[i].label));
+	ASSERT_EQ(prog.n, (int)key_bindings_count);
+	for (k = 0; k < prog.n; k++)
+		if (!has(&man, prog.item[k]))
+			FAILF("key '%s' is on the help screen, not in the man page", prog.item[k]);
+	for (k = 0; k < man.n; k++)
+		if (!has(&prog, man.item[k]))
+			FAILF("key '%s' is in the man page, not on the help screen", man.item[k]);
+}
+
+int main(void)
+{
+	RUN_TEST(test_options_match_help);
+	RUN_TEST(test_keys_match_help_screen);
+	return test_summary("test_docs");
+}
