@@ -111,11 +111,12 @@ $(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
 screenshots: test-deps $(BIN)
 	$(Q)FLOWTOP=$(BIN) screenshots/make.sh
 
-BENCH_TOOLS := $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o $(OUT)/bench/tick \
+BENCH_TOOLS := $(OUT)/bench/flood_send $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o $(OUT)/bench/tick \
 	$(OUT)/bench/fill_map
 
 # every benchmark, written to bench/RESULTS.md (root; never part of check)
-bench: test-deps
+bench:
+	$(Q).ci/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory $(BIN) $(BENCH_TOOLS)
 	$(Q)OUT=$(OUT) FLOWTOP=$(BIN) bench/run.sh
 

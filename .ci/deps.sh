@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # deps.sh -- install what flowtop needs to build and test, when it is missing.
 #
-# Usage: .ci/deps.sh [build|test]   (test includes build)
+# Usage: .ci/deps.sh [build|test|bench]   (each includes the one before)
 # Checks each tool and library; installs the missing Debian packages with apt-get when
 # run as root on Debian, prints what it installs; elsewhere it fails with the list.
 set -u
 
-want=${1:-build}
+want=${1:-build} # build, test, or bench (test + the peers make bench compares with)
 # each line: how to check it, the Debian package that provides it
 build_deps='
 cmd clang clang
@@ -47,8 +47,12 @@ have() {
 	esac
 }
 
+bench_deps='
+cmd iftop iftop
+'
 list=$build_deps
 [ "$want" = test ] && list="$build_deps$test_deps"
+[ "$want" = bench ] && list="$build_deps$test_deps$bench_deps"
 missing=$(printf '%s\n' "$list" | while read -r kind what pkg; do
 	[ -n "${kind:-}" ] || continue
 	have "$kind" "$what" || echo "$pkg"

@@ -23,6 +23,13 @@ trap 'rm -f "$tmp"' EXIT
 	echo
 	bench/cost.sh 3000 || exit 1
 	echo
+	echo "## Watching a flood: flowtop against tcpdump and iftop"
+	echo
+	echo "\`bench/flood.sh 5 3\`: a sendmmsg sender floods a veth with 60-byte UDP frames for"
+	echo "5 s while each contestant watches the receiving end; 3 repetitions."
+	echo
+	bench/flood.sh 5 3 || exit 1
+	echo
 	echo "## User-space cost of one sampling interval"
 	echo
 	echo "\`$out/bench/tick 1000 10000 100000 1000000\`: CPU time per phase, median of 5"
