@@ -29,4 +29,18 @@ check "make uninstall removes both" \
 	eval '[ ! -e "$dest/usr/sbin/flowtop" ] && [ ! -e "$dest/usr/share/man/man8/flowtop.8" ]'
 check "the README's quick start names make run and make check" \
 	eval 'grep -q "^    make run " "$root/README.md" && grep -q "^    make check " "$root/README.md"'
+
+# the EXAMPLES of the man page and the README's batch lines, on lo in a private
+# namespace, with -n where they would run until stopped
+need_root 3
+ns=$(netns_new docs) || { fail "cannot create a namespace"; summary; exit; }
+ip netns exec "$ns" ping -q -c 40 -i 0.05 127.0.0.1 >/dev/null &
+E2E_PIDS+=($!)
+first=$(ip netns exec "$ns" "$FLOWTOP" -i lo -b --json -n 10 -d 0.05 -f 127.0.0.0/8 | jq -r '.hosts[0].ip' | tail -n 1)
+check "man EXAMPLES: JSON samples of one network, busiest host with jq" [ "$first" = 127.0.0.1 ]
+(cd "$E2E_TMP" && ip netns exec "$ns" "$FLOWTOP" -i lo -b -n 2 -d 0.05 -o hosts.csv >/dev/null)
+check "man EXAMPLES: -o hosts.csv writes the CSV" \
+	eval 'head -n 1 "$E2E_TMP/hosts.csv" | grep -q "^ip,rx_packets,rx_bytes"'
+lines=$(ip netns exec "$ns" "$FLOWTOP" -i lo -b -n 3 -d 0.05 | grep -c '^ADDRESS')
+check "README: flowtop -i IFACE -b prints a table per sample" [ "$lines" = 3 ]
 summary
