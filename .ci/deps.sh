@@ -35,6 +35,7 @@ cmd mandoc mandoc
 cmd ping iputils-ping
 cmd setpriv util-linux
 cmd clang-format clang-format
+cmd valgrind valgrind
 py3pil /usr/bin/python3 python3-pil
 '
 

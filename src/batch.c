@@ -82,6 +82,22 @@ static void print_sample(struct batch *b, const struct report *r)
 		b->out_closed = true;
 }
 
+/* SIGUSR1: the last sample (one is taken if there is none yet) to the -o file, or to
+ * flowtop-IFACE-DATE-TIME.txt; flowtop goes on. */
+static void usr1_snapshot(struct batch *b, struct report *r)
+{
+	char path[512], msg[768];
+
+	if (!r->totals && take_sample(b, r))
+		return;
+	if (b->opts->snapshot)
+		snprintf(path, sizeof(path), "%s", b->opts->snapshot);
+	else
+		snapshot_default_name(r->iface, path, sizeof(path));
+	if (snapshot_write(path, r, msg, sizeof(msg)))
+		fprintf(stderr, "flowtop: %s\n", msg);
+}
+
 static int make_timer(double delay)
 {
 	struct itimerspec its;
@@ -109,6 +125,7 @@ static int make_signalfd(sigset_t *mask)
 	sigaddset(mask, SIGINT);
 	sigaddset(mask, SIGTERM);
 	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGUSR1);
 	if (sigprocmask(SIG_BLOCK, mask, NULL))
 		return -errno;
 	fd = signalfd(-1, mask, SFD_CLOEXEC);
@@ -151,7 +168,11 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
-			if (read(sfd, &si, sizeof(si)) == sizeof(si))
+			if (read(sfd, &si, sizeof(si)) != sizeof(si))
+				;
+			else if (si.ssi_signo == SIGUSR1)
+				usr1_snapshot(&b, &r);
+			else
 				stop = true; /* one last sample below */
 		}
 		/* POLLERR says "down" at once; the tick re-checks, because a deletion

@@ -5,7 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <errno.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
@@ -33,4 +35,25 @@ int caps_missing(char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", bpf ? "" : "CAP_BPF", !bpf && !raw ? ", " : "",
 		 raw ? "" : "CAP_NET_RAW");
 	return !bpf + !raw;
+}
+
+int caps_drop_to_net_raw(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	unsigned long cap;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
+		return -errno;
+	/* the bounding set first: dropping from it takes CAP_SETPCAP, given up below */
+	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
+		if (cap != CAP_NET_RAW && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
+			return -errno;
+	data[CAP_NET_RAW / 32].effective = data[CAP_NET_RAW / 32].permitted = UINT32_C(1)
+									      << (CAP_NET_RAW % 32);
+	if (syscall(SYS_capset, &hdr, data))
+		return -errno;
+	return 0;
 }

@@ -9,4 +9,10 @@
  * missing (0: all there). CAP_SYS_ADMIN stands in for CAP_BPF, as the kernel allows. */
 int caps_missing(char *buf, size_t len);
 
+/* Keeps CAP_NET_RAW (a new packet socket when the interface changes) and drops every
+ * other capability from the effective, permitted, inheritable, ambient and bounding
+ * sets; sets no_new_privs. Call once everything else needing privilege is done.
+ * 0 or -errno. */
+int caps_drop_to_net_raw(void);
+
 #endif

@@ -85,6 +85,15 @@ int main(int argc, char **argv)
 		capture_free(cap);
 		return fail(&opts, ret == -ENODEV ? EXIT_USAGE : EXIT_FAILURE_, err);
 	}
+	/* the screen's cost figure needs BPF statistics: switched on while privileged */
+	if (!opts.batch)
+		capture_enable_stats(cap);
+	ret = caps_drop_to_net_raw();
+	if (ret) {
+		capture_free(cap);
+		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
+		return fail(&opts, EXIT_FAILURE_, err);
+	}
 	ret = opts.batch ? (int)batch_run(cap, &opts) : ui_run(cap, &opts);
 	capture_free(cap);
 	return ret;

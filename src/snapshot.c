@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define TMP_TRIES 16
 
@@ -95,4 +96,15 @@ int snapshot_check(const char *path, char *err, size_t errlen)
 	if (ret)
 		snprintf(err, errlen, "cannot write snapshot '%s': %s", path, strerror(-ret));
 	return ret;
+}
+
+void snapshot_default_name(const char *iface, char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	char when[32];
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "flowtop-%s-%s.txt", iface, when);
 }

@@ -18,4 +18,8 @@ int snapshot_write(const char *path, const struct report *r, char *err, size_t e
  * 0, or -errno with err filled. */
 int snapshot_check(const char *path, char *err, size_t errlen);
 
+/* The default snapshot name: flowtop-IFACE-YYYYmmdd-HHMMSS.txt (local time), for the
+ * screen's d key and SIGUSR1 when there is no -o. */
+void snapshot_default_name(const char *iface, char *buf, size_t len);
+
 #endif

@@ -203,18 +203,10 @@ static void picker_key(struct ui *u, int ch)
 
 static void default_dump_name(struct ui *u)
 {
-	time_t t = time(NULL);
-	struct tm tm;
-	char when[32];
-
-	if (u->opts->snapshot) {
+	if (u->opts->snapshot)
 		snprintf(u->input, sizeof(u->input), "%s", u->opts->snapshot);
-		return;
-	}
-	localtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	snprintf(u->input, sizeof(u->input), "flowtop-%s-%s.txt", capture_iface(u->cap)->name,
-		 when);
+	else
+		snapshot_default_name(capture_iface(u->cap)->name, u->input, sizeof(u->input));
 }
 
 /* Writes the rows that pass the filter, in the order shown. */
@@ -430,12 +422,12 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	u.hist = history_new();
 	if (u.view.names)
 		u.dns = dns_new(&u.dns_fd);
-	if (capture_enable_stats(c) == 0)
-		capture_cost_ns(c);
+	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -463,8 +455,21 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 		if (n > 0 && pfd[2].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
-			if (read(sfd, &si, sizeof(si)) == sizeof(si))
+			if (read(sfd, &si, sizeof(si)) != sizeof(si))
+				;
+			else if (si.ssi_signo != SIGUSR1)
 				u.quit = true;
+			else { /* a snapshot, and go on */
+				char path[PROMPT_MAX + 1];
+
+				default_dump_name(&u);
+				snprintf(path, sizeof(path), "%s", u.input);
+				if (dump(&u, path, err, sizeof(err)))
+					set_status(&u, "%s", err);
+				else
+					set_status(&u, "SIGUSR1: wrote %zu rows to %s",
+						   u.view.nrows, path);
+			}
 		}
 		if (n > 0 && pfd[0].revents & (POLLHUP | POLLERR))
 			u.quit = true; /* the terminal went away */

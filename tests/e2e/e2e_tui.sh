@@ -4,7 +4,7 @@
 # known traffic on two veth pairs: every key is typed with send-keys and its effect read
 # back with capture-pane.
 . "$(dirname "$0")/lib.sh"
-need_root 41
+need_root 42
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 a=$(netns_new ta) && b=$(netns_new tb) || { fail "cannot create namespaces"; summary; exit; }
@@ -136,7 +136,14 @@ check "120x30 again: all rate columns back" shows "RX 40s"
 ip -n "$b" link del "$v1b"
 check "the watched interface vanishes: said, picker offered" \
 	eval 'wait_shows "disappeared: pick another" && shows "watch which interface"'
-keys Escape q
+ip link add "ftnew-$E2E_SFX" netns "$a" type veth peer name "$v1b" netns "$b"
+ip -n "$a" link set "ftnew-$E2E_SFX" up
+ip -n "$b" link set "$v1b" up
+keys Escape i
+for _ in 1 2 3 4 5 6; do tm send-keys -t "$S" j; done # the re-created one is the last
+keys Enter
+check "re-created: the picker attaches to it again" wait_shows "flowtop  $v1b (up)"
+keys q
 check "'q' quits with status 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]'
 exit_json_ok() { jq -e '.interface and (.hosts | type == "array")' "$E2E_TMP/exit.json" >/dev/null; }
 check "-o: the table written on exit" exit_json_ok

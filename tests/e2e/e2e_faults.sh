@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_faults.sh -- faults injected into a running flowtop: signals, the watched interface
+# renamed or moved to another namespace, a map too small for the hosts; least privilege;
+# valgrind memcheck on a batch run.
+. "$(dirname "$0")/lib.sh"
+need_root 16
+
+ns=$(netns_new flt) || { fail "cannot create a namespace"; summary; exit; }
+if_=fl-$E2E_SFX
+ip -n "$ns" link add "$if_" type veth peer name "flp-$E2E_SFX"
+ip -n "$ns" link set "$if_" up
+ip -n "$ns" link set "flp-$E2E_SFX" up
+ip -n "$ns" addr add 10.79.0.1/24 dev "$if_"
+ip -n "$ns" neigh add 10.79.0.2 lladdr 02:00:00:00:00:02 dev "$if_" nud permanent
+ip netns exec "$ns" ping -q -c 100 -i 0.05 10.79.0.2 >/dev/null 2>&1 &
+E2E_PIDS+=($!)
+
+# least privilege, SIGUSR1 (with -o), SIGHUP
+start_bg "$ns" "$E2E_TMP/a.out" "$FLOWTOP" -i "$if_" -b --json -d 0.2 -o "$E2E_TMP/usr1.json"
+pid=$BG_PID
+wait_for 10 grep -q interval "$E2E_TMP/a.out"
+caps() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$pid/status"; }
+check "running: CapEff is CAP_NET_RAW only" [ "$(caps CapEff)" = 0000000000002000 ]
+check "running: CapPrm and CapBnd likewise, CapInh and CapAmb empty" \
+	eval '[ "$(caps CapPrm)$(caps CapBnd)" = 00000000000020000000000000002000 ] && [ "$(caps CapInh)$(caps CapAmb)" = 00000000000000000000000000000000 ]'
+check "running: no_new_privs" [ "$(awk '$1 == "NoNewPrivs:" { print $2 }' "/proc/$pid/status")" = 1 ]
+kill -USR1 "$pid"
+has_host() { jq -e '.hosts | map(.ip) | index("10.79.0.1") != null' "$E2E_TMP/usr1.json" >/dev/null 2>&1; }
+check "SIGUSR1 writes the -o snapshot" wait_for 5 has_host
+check "SIGUSR1 does not stop flowtop" kill -0 "$pid"
+lines=$(wc -l <"$E2E_TMP/a.out")
+stop_bg "$pid" HUP
+rc=$?
+check "SIGHUP: exit 0 after one last sample" \
+	eval '[ "$rc" = 0 ] && [ "$(wc -l <"$E2E_TMP/a.out")" -gt "$lines" ] && tail -n 1 "$E2E_TMP/a.out" | jq -e .totals >/dev/null'
+
+# SIGUSR1 without -o: the default name, in the current directory
+(cd "$E2E_TMP" && exec ip netns exec "$ns" "$FLOWTOP" -i "$if_" -b -d 0.2 >/dev/null 2>&1) &
+sub=$!
+E2E_PIDS+=("$sub")
+for _ in $(seq 50); do
+	pid=$(pgrep -f "^$FLOWTOP -i $if_ -b -d 0.2$")
+	[ -n "$pid" ] && grep -qs '^prog_id' /proc/"$pid"/fdinfo/* && break
+	sleep 0.1
+done
+kill -USR1 "$pid"
+check "SIGUSR1 without -o: flowtop-IFACE-DATE-TIME.txt" \
+	wait_for 5 eval 'ls "$E2E_TMP" | grep -q "^flowtop-$if_-20[0-9]\{6\}-[0-9]\{6\}\.txt$"'
+stop_bg "$sub" INT
+
+# renamed while watched
+start_bg "$ns" "$E2E_TMP/ren.out" "$FLOWTOP" -i "$if_" -b --json -d 0.1
+pid=$BG_PID
+wait_for 10 grep -q interval "$E2E_TMP/ren.out"
+ip -n "$ns" link set "$if_" down
+ip -n "$ns" link set "$if_" name "flr-$E2E_SFX"
+exited() { ! kill -0 "$pid" 2>/dev/null; }
+check "renamed: flowtop notices" wait_for 3 exited
+stop_bg "$pid" KILL
+rc=$?
+check "renamed: exit 3 and says so" eval '[ "$rc" = 3 ] && grep -q "interface $if_ disappeared" "$E2E_TMP/ren.out.err"'
+ip -n "$ns" link set "flr-$E2E_SFX" name "$if_"
+ip -n "$ns" link set "$if_" up
+
+# moved to another namespace while watched
+other=$(netns_new flo)
+start_bg "$ns" "$E2E_TMP/mv.out" "$FLOWTOP" -i "$if_" -b --json -d 0.1
+pid=$BG_PID
+wait_for 10 grep -q interval "$E2E_TMP/mv.out"
+ip -n "$ns" link set "$if_" netns "$other"
+check "moved to another namespace: flowtop notices" wait_for 3 exited
+stop_bg "$pid" KILL
+rc=$?
+check "moved: exit 3, and the message" eval '[ "$rc" = 3 ] && grep -q "interface $if_ disappeared" "$E2E_TMP/mv.out.err"'
+# re-created: flowtop attaches again
+ip -n "$other" link set "$if_" netns "$ns"
+ip -n "$ns" link set "$if_" up
+out=$(ip netns exec "$ns" "$FLOWTOP" -i "$if_" -b --json -n 1 -d 0.1 | jq -r .interface)
+check "back: flowtop attaches to it again" [ "$out" = "$if_" ]
+
+# a map of 64 hosts and 10,000 distinct sources: the LRU keeps counting
+python3 - "$E2E_TMP/many.pcap" <<'PY'
+import struct, sys
+f = open(sys.argv[1], "wb")
+f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+for i in range(10000):
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 46, 1, 0, 64, 17, 0,
+                     bytes([10, 80, i >> 8, i & 255]), bytes([10, 81, 0, 1]))
+    frame = bytes.fromhex("020000000002020000000001") + b"\x08\x00" + ip + bytes(26)
+    f.write(struct.pack("<IIII", 1, i, len(frame), len(frame)) + frame)
+PY
+if [ -r "$CORPUS/replay.sh" ]; then
+	bash "$CORPUS/replay.sh" -q --settle 0.5 --linger 0.5 "$E2E_TMP/many.pcap" -- \
+		"$FLOWTOP" -i '{IF}' -b --json -d 60 -m 64 -o "$E2E_TMP/many.json" >/dev/null 2>&1
+	full_ok() {
+		jq -e '.totals.packets == 10000 and .totals.bytes == 600000 and .totals.lost == 0
+			and .totals.capacity == 64 and .totals.hosts <= 64 and .totals.hosts > 0
+			and .totals.evicted >= 10001 - 64' "$E2E_TMP/many.json" >/dev/null
+	}
+	check "-m 64, 10,000 sources: totals exact, evictions reported" full_ok
+	newest() { jq -e '.hosts | map(.ip) | index("10.80.39.15") != null' "$E2E_TMP/many.json" >/dev/null; }
+	check "-m 64: the newest source is counted" newest
+	dst() { jq -e '.hosts[] | select(.ip == "10.81.0.1") | .rx_packets == 10000' "$E2E_TMP/many.json" >/dev/null; }
+	check "-m 64: the destination of every frame kept its count" dst
+else
+	fail "the corpus's replay.sh is missing: the full-map checks need it"
+fi
+
+# valgrind memcheck: no error, no leak, in a batch run
+if command -v valgrind >/dev/null; then
+	ip netns exec "$ns" valgrind -q --leak-check=full \
+		--suppressions="$(dirname "$0")/../valgrind.supp" --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 "$FLOWTOP" -i "$if_" -b --json -n 3 -d 0.1 -o "$E2E_TMP/vg.csv" \
+		>/dev/null 2>"$E2E_TMP/vg.err"
+	rc=$?
+	check "valgrind memcheck: no error, no leak" eval '[ "$rc" = 0 ] || { cat "$E2E_TMP/vg.err"; false; }'
+else
+	fail "valgrind is not installed"
+fi
+summary
