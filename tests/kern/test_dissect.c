@@ -686,6 +686,104 @@ static void test_full_map_evicts(void)
 	skel = saved;
 }
 
+/* 100,000 random frames of random lengths, a third of them behind a plausible VLAN/IP
+ * start so the walk goes deep: never rejected, never lost, never counted twice. Every
+ * frame is counted once: for a host pair (one tx, one rx), or as non-IP, or truncated. */
+static void test_random_frames(void)
+{
+	static const uint16_t types[] = { ETH_P_IP, ETH_P_IPV6, ETH_P_8021Q, ETH_P_8021AD };
+	struct flowtop_bpf *big, *saved = skel;
+	uint64_t frames = 0, bytes = 0, tx = 0, rx = 0, txb = 0, rxb = 0;
+	struct sampler *bs;
+	struct frame f;
+	char err[256];
+	unsigned seed = 12345;
+	size_t i, j;
+	int n;
+
+	big = bpf_load(1 << 18, false, err, sizeof(err));
+	if (!ASSERT_TRUE(big))
+		return;
+	skel = big;
+	bpf_load_set_link_hlen(big, ETH_HLEN);
+	bs = sampler_new(bpf_load_hosts_fd(big), bpf_load_stats_fd(big));
+	hosttab_clear(tab);
+	memset(&totals, 0, sizeof(totals));
+	for (n = 0; n < 100000; n++) {
+		f.len = ETH_HLEN + (size_t)rand_r(&seed) % (sizeof(f.b) - ETH_HLEN + 1);
+		for (j = 0; j < f.len; j++)
+			f.b[j] = (uint8_t)rand_r(&seed);
+		if (n % 3 == 1) { /* a real ethertype, then random headers */
+			uint16_t t = htons(types[rand_r(&seed) % 4]);
+
+			memcpy(f.b + 12, &t, 2);
+		} else if (n % 3 == 2 && f.len >= ETH_HLEN + 20) { /* IPv4, IHL 5, random rest */
+			f.b[12] = 0x08, f.b[13] = 0x00, f.b[14] = 0x45;
+			f.b[23] = (uint8_t)(rand_r(&seed) % 2 ? IPPROTO_GRE : IPPROTO_IPV6);
+		}
+		if (run_frame(&f) == 0) { /* EINVAL: an IP ethertype shorter than its header */
+			frames++;
+			bytes += f.len;
+		}
+	}
+	ASSERT_OK(sampler_read(bs, tab, &totals, 1.0));
+	for (i = 0; i < hosttab_count(tab); i++) {
+		const struct host *h = hosttab_get(tab, i);
+
+		tx += h->total.tx_packets, rx += h->total.rx_packets;
+		txb += h->total.tx_bytes, rxb += h->total.rx_bytes;
+	}
+	printf("  %llu frames run: %llu counted, %llu non-IP, %llu truncated, %zu hosts\n",
+	       (unsigned long long)frames, (unsigned long long)tx,
+	       (unsigned long long)totals.total.non_ip, (unsigned long long)totals.total.truncated,
+	       hosttab_count(tab));
+	ASSERT_TRUE(frames > 90000);
+	ASSERT_EQ(totals.total.frames, frames);
+	ASSERT_EQ(totals.total.bytes, bytes);
+	ASSERT_EQ(totals.total.lost, 0);
+	ASSERT_EQ(totals.evicted, 0);
+	ASSERT_EQ(tx, rx);
+	ASSERT_EQ(txb, rxb);
+	ASSERT_EQ(tx + totals.total.non_ip + totals.total.truncated, frames);
+	ASSERT_TRUE(tx > 1000 && totals.total.non_ip > 1000 && totals.total.truncated > 1000);
+	sampler_free(bs);
+	bpf_unload(big);
+	skel = saved;
+}
+
+/* Frames built for depth: the walk stops after MAX_LAYERS (16) steps, one step a tag,
+ * IP header, IPv6 extension header or GRE header, and counts on the last IP header it
+ * passed. Ten GRE-in-IPv4 levels: IPv4 headers at steps 1, 3, ... 15: the eighth. */
+static void test_deepest_frames(void)
+{
+	char src[16][32], dst[16][32];
+	struct frame f;
+	int lvl, k;
+
+	eth(&f, ETH_P_IP);
+	for (lvl = 0; lvl < 11; lvl++) {
+		snprintf(src[lvl], sizeof(src[lvl]), "10.%d.0.1", lvl);
+		snprintf(dst[lvl], sizeof(dst[lvl]), "10.%d.0.2", lvl);
+		ipv4(&f, src[lvl], dst[lvl], lvl < 10 ? IPPROTO_GRE : IPPROTO_UDP);
+		if (lvl < 10)
+			gre(&f, GRE_K, ETH_P_IP);
+	}
+	udp(&f);
+	expect_frame("GRE in GRE, 10 levels", &f, COUNTED, src[7], dst[7], f.len);
+	/* 20 destination-options headers: the walk ends inside them, on the IPv6 header */
+	eth(&f, ETH_P_IPV6), ipv6(&f, A6, B6, 60);
+	for (k = 0; k < 20; k++)
+		ext6(&f, k < 19 ? 60 : IPPROTO_UDP, 0);
+	udp(&f);
+	expect_frame("IPv6, 20 extension headers", &f, COUNTED, A6, B6, f.len);
+	/* 15 tags then IPv4: the 16th step reaches the header */
+	eth(&f, ETH_P_8021Q);
+	for (k = 0; k < 15; k++)
+		tag(&f, k < 14 ? ETH_P_8021Q : ETH_P_IP);
+	ipv4(&f, A4, B4, IPPROTO_UDP), udp(&f);
+	expect_frame("15 tags, then IPv4", &f, COUNTED, A4, B4, f.len);
+}
+
 /* ---- export for the live replay test ---- */
 
 struct pcap_hdr {
@@ -741,7 +839,7 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--export"))
 		return export_cases(argv[2]) ? 1 : 0;
-	if (!test_need_root("test_dissect", 8))
+	if (!test_need_root("test_dissect", 9))
 		return test_summary("test_dissect");
 	skel = bpf_load(4096, false, err, sizeof(err));
 	if (!skel) {
@@ -759,6 +857,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_per_cpu_sum);
 	RUN_TEST(test_deltas_across_samples);
 	RUN_TEST(test_full_map_evicts);
+	RUN_TEST(test_random_frames);
+	RUN_TEST(test_deepest_frames);
 	hosttab_free(tab);
 	sampler_free(sampler);
 	bpf_unload(skel);
