@@ -44,9 +44,12 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
 TOOLS := $(patsubst tests/tools/%.c,$(OUT)/tests/%,$(wildcard tests/tools/*.c))
-FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*/*.c tests/*/*.h bench/*.c)
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SRCS := src/cli.c src/fmt.c ui/filter.c ui/columns.c
+FUZZ_SECONDS ?= 300
+FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
-.PHONY: all deps test-deps run check tests bench screenshots lint-man check-format format clean install uninstall
+.PHONY: all deps test-deps run check tests bench screenshots lint-man fuzz check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -66,9 +69,9 @@ check: test-deps
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
 
-tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(TOOLS)
+tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(TOOLS) $(FUZZ_TARGETS)
 
-$(OUT) $(OUT)/src $(OUT)/ui $(OUT)/tests:
+$(OUT) $(OUT)/src $(OUT)/ui $(OUT)/tests $(OUT)/fuzz:
 	$(Q)mkdir -p $@
 
 $(OUT)/flowtop.bpf.o: bpf/flowtop.bpf.c bpf/flowtop.h | $(OUT)
@@ -153,6 +156,20 @@ uninstall:
 lint-man:
 	$(Q)mandoc -Tlint -Wstyle man/flowtop.8
 	$(Q)! man --warnings -l man/flowtop.8 2>&1 >/dev/null | grep .
+
+# libFuzzer targets for every parser of user input: options, filter, sort column
+$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*.h ui/*.h) | $(OUT)/fuzz
+	$(call say,FUZZ,$@)
+	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-Isrc -Iui -Ibpf $< $(FUZZ_SRCS) -o $@
+
+# each target for FUZZ_SECONDS (make check runs them for a few seconds each)
+fuzz: $(FUZZ_TARGETS)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		n=$$(basename $$t); mkdir -p $(OUT)/fuzz/corpus-$$n; \
+		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$(OUT)/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
 
 check-format:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)

@@ -36,6 +36,7 @@ cmd ping iputils-ping
 cmd setpriv util-linux
 cmd clang-format clang-format
 cmd valgrind valgrind
+file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 py3pil /usr/bin/python3 python3-pil
 '
 
@@ -44,6 +45,7 @@ have() {
 	cmd) command -v "$2" >/dev/null 2>&1 || [ -x "/usr/sbin/$2" ] || [ -x "/sbin/$2" ] ;;
 	pc) pkg-config --exists "$2" 2>/dev/null ;;
 	hdr) [ -f "/usr/include/$2" ] ;;
+	file) [ -f "$2" ] ;;
 	py3pil) "$2" -c 'import PIL' 2>/dev/null ;; # Debian's python, for make screenshots
 	esac
 }

@@ -52,6 +52,23 @@ for t in "$TESTBIN"/test_*; do
 	[ -x "$t" ] || continue
 	run_suite "${t##*/}" "$t"
 done
+fuzz_short() { # each libFuzzer target for FUZZ_SECONDS (default 10): no crash
+	local t n
+	for t in "$TESTBIN"/../fuzz/fuzz_*; do
+		[ -x "$t" ] || continue
+		n=$(basename "$t")
+		if "$t" -max_total_time="${FUZZ_SECONDS:-10}" "tests/fuzz/corpus/$n" >"$TESTBIN/$n.log" 2>&1; then
+			echo "ok   $n: $(grep -o 'Done [0-9]* runs in [0-9]* second' "$TESTBIN/$n.log")"
+			p=$((p + 1))
+		else
+			echo "FAIL $n: $(grep -m1 -E 'ERROR|SUMMARY|deadly' "$TESTBIN/$n.log")"
+			f=$((f + 1))
+		fi
+	done
+	echo "# fuzz: ${p:-0} passed, ${f:-0} failed, 0 skipped"
+}
+run_suite fuzz fuzz_short
+
 for t in tests/e2e/e2e_*.sh; do
 	run_suite "$(basename "$t" .sh)" bash "$t"
 done
