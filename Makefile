@@ -49,7 +49,7 @@ FUZZ_SRCS := src/cli.c src/fmt.c ui/filter.c ui/columns.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
-.PHONY: all deps test-deps run check tests bench screenshots lint-man fuzz check-format format clean install uninstall
+.PHONY: all deps test-deps run check tests bench screenshots lint-man fuzz soak check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -69,7 +69,7 @@ check: test-deps
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
 
-tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(TOOLS) $(FUZZ_TARGETS)
+tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(TOOLS) $(FUZZ_TARGETS) $(OUT)/bench/flood_send
 
 $(OUT) $(OUT)/src $(OUT)/ui $(OUT)/tests $(OUT)/fuzz:
 	$(Q)mkdir -p $@
@@ -170,6 +170,12 @@ fuzz: $(FUZZ_TARGETS)
 		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 			$(OUT)/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
 	done
+
+# the soak test at full length: 60 s of flood, 2,000 interface switches (root)
+soak: test-deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)SOAK_SECONDS=60 SOAK_SWITCHES=2000 FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests \
+		FLOWTOP_ROOT=$(CURDIR) bash tests/e2e/e2e_soak.sh
 
 check-format:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)

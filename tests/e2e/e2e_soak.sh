@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_soak.sh -- a long run, short by default: maximum-rate traffic across a veth for
+# SOAK_SECONDS (10) with flowtop in batch mode, then SOAK_SWITCHES (200) interface
+# switches on the screen under tmux. Memory and open fds must not grow, every switch
+# must land, the counts must equal what the receiver saw. `make soak`: 60 s, 2,000.
+. "$(dirname "$0")/lib.sh"
+need_root 7
+secs=${SOAK_SECONDS:-10} switches=${SOAK_SWITCHES:-200}
+send=$TESTBIN/../bench/flood_send
+[ -x "$send" ] || { fail "no $send (make builds it with the tests)"; summary; exit; }
+
+a=$(netns_new sa) && b=$(netns_new sb) || { fail "cannot create namespaces"; summary; exit; }
+for ns in "$a" "$b"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+v1a=fs1a-$E2E_SFX v1b=fs1b-$E2E_SFX v2a=fs2a-$E2E_SFX v2b=fs2b-$E2E_SFX
+veth_pair "$a" "$b" "$v1a" "$v1b" && veth_pair "$a" "$b" "$v2a" "$v2b" || { fail "veths"; summary; exit; }
+ip -n "$a" addr add 10.90.0.1/24 dev "$v1a"
+ip -n "$a" neigh add 10.90.0.2 lladdr 02:00:00:00:00:99 dev "$v1a" nud permanent
+
+rss() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }
+fds() { ls "/proc/$1/fd" | wc -l; }
+rx() { ip -n "$b" -s -j link show "$v1b" | jq '.[0].stats64.rx.packets'; }
+
+# batch: a flood, sampled every 0.1 s
+start_bg "$b" "$E2E_TMP/batch.out" "$FLOWTOP" -i "$v1b" -b --json -d 0.1
+pid=$BG_PID
+wait_for 10 grep -q interval "$E2E_TMP/batch.out"
+r0=$(rx)
+ip netns exec "$a" "$send" 10.90.0.2 1 >/dev/null # warm-up: the map and buffers settle
+rss0=$(rss "$pid") fds0=$(fds "$pid")
+ip netns exec "$a" "$send" 10.90.0.2 "$secs" >"$E2E_TMP/sent"
+sleep 0.5
+rss1=$(rss "$pid") fds1=$(fds "$pid")
+r1=$(rx)
+stop_bg "$pid" INT
+counted=$(tail -n 1 "$E2E_TMP/batch.out" | jq .totals.packets)
+echo "  batch: $(cut -d' ' -f1 "$E2E_TMP/sent") frames sent in $secs s, $((r1 - r0)) received, $counted counted; RSS ${rss0}->${rss1} KiB, fds $fds0->$fds1"
+check "batch: every received frame counted" [ "$counted" = $((r1 - r0)) ]
+check "batch: open fds did not grow" [ "$fds1" = "$fds0" ]
+check "batch: resident memory did not grow (under 256 KiB)" [ $((rss1 - rss0)) -lt 256 ]
+
+# the screen: switches between the two veths
+E2E_TMUX=fts-$E2E_SFX
+tm() { tmux -L "$E2E_TMUX" "$@"; }
+tm new-session -d -s soak -x 100 -y 20 "ip netns exec $b $FLOWTOP -i $v1b -N -d 0.2"
+header() { tm capture-pane -p -t soak | head -n 1; }
+wait_for 10 eval 'header | grep -q "flowtop  $v1b"'
+pid=$(pgrep -f "^$FLOWTOP -i $v1b -N -d 0.2$")
+landed=0
+switch() { # KEY IFACE: open the picker, move, pick; wait until the header names IFACE
+	want=$2
+	tm send-keys -t soak i "$1" Enter
+	wait_for 3 eval 'header | grep -q "flowtop  $want "'
+}
+switch j "$v2b" && switch k "$v1b" && landed=2 # warm-up
+rss0=$(rss "$pid") fds0=$(fds "$pid")
+for i in $(seq 1 2 "$switches"); do
+	switch j "$v2b" || break
+	switch k "$v1b" || break
+	landed=$((landed + 2))
+done
+rss1=$(rss "$pid") fds1=$(fds "$pid")
+echo "  screen: $((landed - 2)) of $switches switches landed; RSS ${rss0}->${rss1} KiB, fds $fds0->$fds1"
+check "screen: every switch landed" [ "$((landed - 2))" -ge "$switches" ]
+check "screen: open fds did not grow" [ "$fds1" = "$fds0" ]
+check "screen: resident memory did not grow (under 512 KiB)" [ $((rss1 - rss0)) -lt 512 ]
+tm send-keys -t soak q
+check "screen: quits cleanly after the switches" wait_for 5 eval '! kill -0 "$pid" 2>/dev/null'
+summary
