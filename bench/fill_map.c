@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "../bpf/flowtop.h"
+#include "fill_hosts.h"
 
 /* The fd of PID's map called "hosts", or -1. */
 static int find_hosts_map(const char *pid)
@@ -55,11 +55,9 @@ static int find_hosts_map(const char *pid)
 
 int main(int argc, char **argv)
 {
-	int ncpus = libbpf_num_possible_cpus(), fd, err;
-	unsigned long n, i;
-	struct flow_counters *vals;
-	struct flow_key *keys;
-	__u32 count;
+	unsigned long n;
+	unsigned count;
+	int fd, err;
 
 	if (argc != 3 || (n = strtoul(argv[2], NULL, 10)) == 0) {
 		fprintf(stderr, "usage: fill_map PID N\n");
@@ -70,20 +68,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fill_map: no hosts map in process %s\n", argv[1]);
 		return 1;
 	}
-	keys = calloc(n, sizeof(*keys));
-	vals = calloc(n * (unsigned long)ncpus, sizeof(*vals));
-	if (!keys || !vals)
-		return 1;
-	for (i = 0; i < n; i++) {
-		keys[i].addr[10] = keys[i].addr[11] = 0xff;
-		keys[i].addr[12] = 10;
-		keys[i].addr[13] = (__u8)(i >> 16);
-		keys[i].addr[14] = (__u8)(i >> 8);
-		keys[i].addr[15] = (__u8)i;
-		vals[i * ncpus] = (struct flow_counters){ 1 + i % 7, 100 + i, 1, 60 };
-	}
-	count = (__u32)n;
-	err = bpf_map_update_batch(fd, keys, vals, &count, NULL);
+	err = fill_hosts(fd, n, &count);
 	if (err) {
 		fprintf(stderr, "fill_map: %s after %u\n", strerror(-err), count);
 		return 1;

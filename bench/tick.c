@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_load.h"
+#include "fill_hosts.h"
 #include "history.h"
 #include "hosttab.h"
 #include "sampler.h"
@@ -58,29 +59,6 @@ static long rss_kib(void)
 	return kib;
 }
 
-static int fill(int fd, unsigned long n)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	struct flow_key *keys = calloc(n, sizeof(*keys));
-	struct flow_counters *vals = calloc(n * (unsigned long)ncpus, sizeof(*vals));
-	unsigned long i;
-	__u32 count = (__u32)n;
-	int err;
-
-	for (i = 0; keys && vals && i < n; i++) {
-		keys[i].addr[10] = keys[i].addr[11] = 0xff;
-		keys[i].addr[12] = 10;
-		keys[i].addr[13] = (__u8)(i >> 16);
-		keys[i].addr[14] = (__u8)(i >> 8);
-		keys[i].addr[15] = (__u8)i;
-		vals[i * ncpus] = (struct flow_counters){ 1 + i % 7, 100 + i, 1, 60 };
-	}
-	err = keys && vals ? bpf_map_update_batch(fd, keys, vals, &count, NULL) : -1;
-	free(keys);
-	free(vals);
-	return err;
-}
-
 int main(int argc, char **argv)
 {
 	FILE *devnull = fopen("/dev/null", "w");
@@ -114,7 +92,7 @@ int main(int argc, char **argv)
 		int i;
 
 		skel = bpf_load((unsigned)n, false, err, sizeof(err));
-		if (!skel || fill(bpf_load_hosts_fd(skel), n)) {
+		if (!skel || fill_hosts(bpf_load_hosts_fd(skel), n, &(unsigned){ 0 })) {
 			fprintf(stderr, "tick: cannot load or fill a map of %lu: %s\n", n, err);
 			return 1;
 		}

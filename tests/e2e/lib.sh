@@ -43,32 +43,28 @@ summary() {
 	[ "$E2E_FAILED" = 0 ]
 }
 
-# need_root N: skip the script's N checks without root, but never under CI=true
-need_root() {
-	[ "$(id -u)" = 0 ] && return 0
+# skip_or_fail N REASON: end the script, its N checks skipped for REASON, but never
+# under CI=true, where a skip would hide a test that must run: there they fail
+skip_or_fail() {
 	if [ "${CI:-}" = true ]; then
-		fail "needs root, and CI=true forbids skipping"
+		fail "$2, and CI=true forbids skipping"
 		E2E_FAILED=$((E2E_FAILED + $1 - 1))
 	else
-		echo "skip $E2E_NAME: needs root (netns, veth, BPF)"
+		echo "skip $E2E_NAME: $2"
 		E2E_SKIPPED=$((E2E_SKIPPED + $1))
 	fi
 	summary
 	exit 0
 }
 
-# need_file PATH N: the same for a file the checks need (the shared corpus)
+# need_root N: the script's N checks need root (netns, veth, BPF)
+need_root() {
+	[ "$(id -u)" = 0 ] || skip_or_fail "$1" "needs root (netns, veth, BPF)"
+}
+
+# need_file PATH N: the checks need PATH (the shared corpus)
 need_file() {
-	[ -e "$1" ] && return 0
-	if [ "${CI:-}" = true ]; then
-		fail "$1 is missing, and CI=true forbids skipping"
-		E2E_FAILED=$((E2E_FAILED + $2 - 1))
-	else
-		echo "skip $E2E_NAME: $1 is missing"
-		E2E_SKIPPED=$((E2E_SKIPPED + $2))
-	fi
-	summary
-	exit 0
+	[ -e "$1" ] || skip_or_fail "$2" "$1 is missing"
 }
 
 # netns NAME: create a namespace named NAME-<suffix>, with lo up; prints its name
