@@ -114,7 +114,7 @@ $(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
 screenshots: test-deps $(BIN)
 	$(Q)FLOWTOP=$(BIN) screenshots/make.sh
 
-BENCH_TOOLS := $(OUT)/bench/flood_send $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o $(OUT)/bench/tick \
+BENCH_TOOLS := $(OUT)/bench/testrun_cost $(OUT)/bench/flood_send $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o $(OUT)/bench/tick \
 	$(OUT)/bench/fill_map
 
 # every benchmark, written to bench/RESULTS.md (root; never part of check)

@@ -75,4 +75,7 @@ for kind in ipv4-udp-64 ipv4-tcp-1500 ipv6-udp qinq-ipv4 gre-key-ipv4; do
 		e = ec ? en / ec : 0; f = fc ? fn / fc : 0
 		printf "| %s | %d | %.1f | %.1f | %.2fx |\n", k, fc, e, f, e ? f / e : 0 }'
 done
+echo
+"$out/bench/testrun_cost" "$empty" 200000 "$tmp"/ipv4-udp-64.pcap "$tmp"/ipv4-tcp-1500.pcap \
+	"$tmp"/ipv6-udp.pcap "$tmp"/qinq-ipv4.pcap "$tmp"/gre-key-ipv4.pcap
 bpftool prog show id "$ft_id" -j | jq -r '"\nflowtop_count: \(.bytes_xlated / 8) xlated instructions (\(.bytes_xlated) B), \(.bytes_jited) B jited"'

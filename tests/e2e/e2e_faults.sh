@@ -4,7 +4,7 @@
 # renamed or moved to another namespace, a map too small for the hosts; least privilege;
 # valgrind memcheck on a batch run.
 . "$(dirname "$0")/lib.sh"
-need_root 16
+need_root 22
 
 ns=$(netns_new flt) || { fail "cannot create a namespace"; summary; exit; }
 if_=fl-$E2E_SFX
@@ -78,6 +78,35 @@ ip -n "$other" link set "$if_" netns "$ns"
 ip -n "$ns" link set "$if_" up
 out=$(ip netns exec "$ns" "$FLOWTOP" -i "$if_" -b --json -n 1 -d 0.1 | jq -r .interface)
 check "back: flowtop attaches to it again" [ "$out" = "$if_" ]
+
+# the same faults on the screen (tmux, a private server): down, renamed, moved away
+E2E_TMUX=ftf-$E2E_SFX
+tm() { tmux -L "$E2E_TMUX" "$@"; }
+shows() { tm capture-pane -p -t f | grep -q -- "$1"; }
+tm new-session -d -s f -x 100 -y 25 "ip netns exec $ns $FLOWTOP -i $if_ -N -d 0.2 -o $E2E_TMP/tty.json"
+wait_for 10 shows "flowtop  $if_ (up)"
+ip -n "$ns" link set "$if_" down
+check "screen, link down: the header says down" wait_for 5 shows "flowtop  $if_ (down)"
+ip -n "$ns" link set "$if_" name "flr-$E2E_SFX"
+check "screen, renamed: said, picker offered" \
+	wait_for 5 eval 'shows "$if_ disappeared: pick another" && shows "watch which interface"'
+ip -n "$ns" link set "flr-$E2E_SFX" name "$if_"
+ip -n "$ns" link set "$if_" up
+tm send-keys -t f Escape i
+sleep 0.3
+for _ in 1 2 3 4; do tm send-keys -t f j; done # ours has the highest index: the last
+tm send-keys -t f Enter
+check "screen, back under its name: the picker attaches again" wait_for 5 shows "flowtop  $if_ (up)"
+ip -n "$ns" link set "$if_" netns "$other"
+check "screen, moved to another namespace: said" wait_for 5 shows "$if_ disappeared: pick another"
+ip -n "$other" link set "$if_" netns "$ns"
+ip -n "$ns" link set "$if_" up
+# the terminal goes away: flowtop gets SIGHUP, writes -o, exits
+pid=$(pgrep -f "^$FLOWTOP -i $if_ -N -d 0.2")
+tm kill-server
+check "terminal closed: flowtop exits" wait_for 5 eval '! kill -0 "$pid" 2>/dev/null'
+tty_ok() { jq -e '.interface and (.hosts | type == "array")' "$E2E_TMP/tty.json" >/dev/null; }
+check "terminal closed: the -o snapshot is complete" tty_ok
 
 # a map of 64 hosts and 10,000 distinct sources: the LRU keeps counting
 python3 - "$E2E_TMP/many.pcap" <<'PY'
