@@ -52,6 +52,7 @@ have() {
 
 bench_deps='
 cmd iftop iftop
+cmd iptraf-ng iptraf-ng
 '
 list=$build_deps
 [ "$want" = test ] && list="$build_deps$test_deps"

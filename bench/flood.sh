@@ -66,6 +66,8 @@ run() {
 		ip netns exec "$b" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		mon=$!
 		sleep 1.5
+		# iptraf-ng -B forks into the background: watch the daemon instead
+		[ "$name" = iptraf-ng ] && mon=$(pgrep -f "^iptraf-ng -i $ib -B" | head -n 1)
 		c0=$(cpu_ticks "$mon")
 		b0=$(bpf_ns "$mon")
 	fi
@@ -77,6 +79,7 @@ run() {
 		c1=$(cpu_ticks "$mon")
 		b1=$(bpf_ns "$mon")
 		kill -INT "$mon"
+		[ "$name" = iptraf-ng ] && kill -TERM "$mon"
 		for _ in $(seq 50); do kill -0 "$mon" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL "$mon" 2>/dev/null
 		wait "$mon" 2>/dev/null
@@ -97,6 +100,7 @@ stat() { sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END {
 	printf "%s (%s-%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
 
 contestants=(none empty flowtop tcpdump iftop)
+command -v iptraf-ng >/dev/null && contestants+=(iptraf-ng)
 for r in $(seq "$reps"); do
 	for name in "${contestants[@]}"; do
 		case "$name" in
@@ -105,6 +109,7 @@ for r in $(seq "$reps"); do
 		flowtop) run flowtop "$flowtop" -i "$ib" -b --json -d 60 ;;
 		tcpdump) run tcpdump tcpdump -i "$ib" -n -w /dev/null ;;
 		iftop) run iftop iftop -i "$ib" -n -N -P -t -s $((secs + 5)) ;;
+		iptraf-ng) run iptraf-ng iptraf-ng -i "$ib" -B -L "$tmp/iptraf.log" ;;
 		esac >>"$tmp/$name.res"
 	done
 done

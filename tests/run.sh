@@ -53,7 +53,7 @@ for t in "$TESTBIN"/test_*; do
 	run_suite "${t##*/}" "$t"
 done
 fuzz_short() { # each libFuzzer target for FUZZ_SECONDS (default 10): no crash
-	local t n
+	local t n p=0 f=0
 	for t in "$TESTBIN"/../fuzz/fuzz_*; do
 		[ -x "$t" ] || continue
 		n=$(basename "$t")
@@ -65,7 +65,7 @@ fuzz_short() { # each libFuzzer target for FUZZ_SECONDS (default 10): no crash
 			f=$((f + 1))
 		fi
 	done
-	echo "# fuzz: ${p:-0} passed, ${f:-0} failed, 0 skipped"
+	echo "# fuzz: $p passed, $f failed, 0 skipped"
 }
 run_suite fuzz fuzz_short
 
