@@ -80,7 +80,7 @@ out=$(ip netns exec "$ns" "$FLOWTOP" -i "$if_" -b --json -n 1 -d 0.1 | jq -r .in
 check "back: flowtop attaches to it again" [ "$out" = "$if_" ]
 
 # the same faults on the screen (tmux, a private server): down, renamed, moved away
-E2E_TMUX=ftf-$E2E_SFX
+tmux_server main
 tm() { tmux -L "$E2E_TMUX" "$@"; }
 shows() { tm capture-pane -p -t f | grep -q -- "$1"; }
 tm new-session -d -s f -x 100 -y 25 "ip netns exec $ns $FLOWTOP -i $if_ -N -d 0.2 -o $E2E_TMP/tty.json"

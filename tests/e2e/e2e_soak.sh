@@ -42,7 +42,7 @@ check "batch: open fds did not grow" [ "$fds1" = "$fds0" ]
 check "batch: resident memory did not grow (under 256 KiB)" [ $((rss1 - rss0)) -lt 256 ]
 
 # the screen: switches between the two veths
-E2E_TMUX=fts-$E2E_SFX
+tmux_server main
 tm() { tmux -L "$E2E_TMUX" "$@"; }
 tm new-session -d -s soak -x 100 -y 20 "ip netns exec $b $FLOWTOP -i $v1b -N -d 0.2"
 header() { tm capture-pane -p -t soak | head -n 1; }

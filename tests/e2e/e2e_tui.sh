@@ -31,7 +31,7 @@ E2E_PIDS+=($!)
 ip netns exec "$a" ping -q -c 600 -i 0.05 10.77.2.2 >/dev/null 2>&1 &
 E2E_PIDS+=($!)
 
-E2E_TMUX=ft-$E2E_SFX
+tmux_server main
 S=flowtop
 tm() { tmux -L "$E2E_TMUX" "$@"; }
 tm new-session -d -s "$S" -x 120 -y 30 \
@@ -152,6 +152,7 @@ check "-o: the table written on exit" exit_json_ok
 for how in TERM C-c; do
 	rm -f "$E2E_TMP/stty" "$E2E_TMP/rc"
 	tm kill-server 2>/dev/null
+	tmux_server "$how"
 	tm new-session -d -s "$S" -x 100 -y 25 -c "$E2E_TMP" \
 		"ip netns exec $b $FLOWTOP -i $v2b -N; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty; sleep 5"
 	wait_shows "flowtop  $v2b"

@@ -8,7 +8,7 @@ E2E_NAME=$(basename "$0" .sh)
 E2E_PASSED=0 E2E_FAILED=0 E2E_SKIPPED=0
 E2E_SFX=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
 E2E_TMP=$(mktemp -d "/tmp/flowtop-$E2E_NAME-XXXXXX")
-E2E_NS=() E2E_PIDS=() E2E_PATHS=() E2E_TMUX=
+E2E_NS=() E2E_PIDS=() E2E_PATHS=() E2E_TMUXES=() E2E_TMUX=
 FLOWTOP=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${FLOWTOP:-flowtop}")
 TESTBIN=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${TESTBIN:-.output/tests}")
 CORPUS=${FLOWTOP_CORPUS:-$(cd "${FLOWTOP_ROOT:-.}" && realpath -m ../shared/corpus)}
@@ -18,7 +18,9 @@ e2e_cleanup() {
 	for pid in "${E2E_PIDS[@]}"; do
 		kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	done
-	[ -n "$E2E_TMUX" ] && tmux -L "$E2E_TMUX" kill-server 2>/dev/null
+	for p in "${E2E_TMUXES[@]}"; do
+		tmux -L "$p" kill-server 2>/dev/null
+	done
 	for ns in "${E2E_NS[@]}"; do
 		ip netns del "$ns" 2>/dev/null
 	done
@@ -65,6 +67,13 @@ need_root() {
 # need_file PATH N: the checks need PATH (the shared corpus)
 need_file() {
 	[ -e "$1" ] || skip_or_fail "$2" "$1 is missing"
+}
+
+# tmux_server NAME: a private tmux server for the script (E2E_TMUX names its socket),
+# killed on exit; a new name for each, so a new server never races a dying one
+tmux_server() {
+	E2E_TMUX=ft-$1-$E2E_SFX
+	E2E_TMUXES+=("$E2E_TMUX")
 }
 
 # netns NAME: create a namespace named NAME-<suffix>, with lo up; prints its name
