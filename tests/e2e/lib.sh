@@ -69,6 +69,9 @@ need_file() {
 	[ -e "$1" ] || skip_or_fail "$2" "$1 is missing"
 }
 
+# sanitized BIN: whether BIN was built with AddressSanitizer (make SAN=1)
+sanitized() { grep -qa __asan_init "$1"; }
+
 # tmux_server NAME: a private tmux server for the script (E2E_TMUX names its socket),
 # killed on exit; a new name for each, so a new server never races a dying one
 tmux_server() {
