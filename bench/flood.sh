@@ -131,7 +131,7 @@ for name in "${contestants[@]}"; do
 		-v rate="$rate" -v base="$base_rate" -v cpu="$cpu" -v t="$tcpdump_cpu" -v acc="$acc" \
 		-v filt="$filt" 'BEGIN {
 		printf "| %s | %s | %.2fx | %s | %s | %s | %s |\n", n, rs, rate / base, cs, filt,
-			(n == "none" ? "-" : (cpu > 0 ? sprintf("1/%.1f", t / cpu) : "< 1/" sprintf("%.0f", t / (0.5 / 100)))), acc }'
+			(n == "none" ? "-" : cpu <= 0 ? "< 1/" sprintf("%.0f", t / (0.5 / 100)) : cpu >= t ? sprintf("%.1fx", cpu / t) : sprintf("1/%.1f", t / cpu)), acc }'
 done
 echo
 echo "Each run: $secs s of 60-byte UDP frames, $reps repetitions; CPU from /proc/PID/stat"
