@@ -168,11 +168,11 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
-			if (read(sfd, &si, sizeof(si)) != sizeof(si))
-				;
-			else if (si.ssi_signo == SIGUSR1)
+			bool got = read(sfd, &si, sizeof(si)) == sizeof(si);
+
+			if (got && si.ssi_signo == SIGUSR1)
 				usr1_snapshot(&b, &r);
-			else
+			else if (got)
 				stop = true; /* one last sample below */
 		}
 		/* POLLERR says "down" at once; the tick re-checks, because a deletion

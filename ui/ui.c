@@ -455,11 +455,11 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 		if (n > 0 && pfd[2].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
-			if (read(sfd, &si, sizeof(si)) != sizeof(si))
-				;
-			else if (si.ssi_signo != SIGUSR1)
+			bool got = read(sfd, &si, sizeof(si)) == sizeof(si);
+
+			if (got && si.ssi_signo != SIGUSR1) {
 				u.quit = true;
-			else { /* a snapshot, and go on */
+			} else if (got) { /* a snapshot, and go on */
 				char path[PROMPT_MAX + 1];
 
 				default_dump_name(&u);
