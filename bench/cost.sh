@@ -14,34 +14,15 @@ out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
 attach=$(realpath "$out/bench/attach_filter")
 empty=$(realpath "$out/bench/empty.bpf.o")
-sfx=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
-nsa=ftc-a-$sfx nsb=ftc-b-$sfx ifa=fca-$sfx ifb=fcb-$sfx
-tmp=$(mktemp -d)
-old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 pids=()
-
-cleanup() {
+stop_filters() {
 	local p
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	ip netns del "$nsa" 2>/dev/null
-	ip netns del "$nsb" 2>/dev/null
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-ip netns add "$nsa" && ip netns add "$nsb" || exit 1
-for ns in "$nsa" "$nsb"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
-ip link add "$ifa" netns "$nsa" type veth peer name "$ifb" netns "$nsb" || exit 1
-for pair in "$nsa $ifa" "$nsb $ifb"; do
-	set -- $pair
-	ip -n "$1" link set "$2" mtu 9000 arp off up
-done
-sysctl -qw kernel.bpf_stats_enabled=1
+. bench/lib.sh
+bench_stop=stop_filters
+bench_pair
 python3 bench/mkpcap.py "$tmp"
 
 ip netns exec "$nsb" "$flowtop" -i "$ifb" -b -d 3600 >/dev/null &

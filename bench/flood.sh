@@ -18,34 +18,16 @@ flowtop=$(realpath "${FLOWTOP:-flowtop}")
 send=$(realpath "$out/bench/flood_send")
 attach=$(realpath "$out/bench/attach_filter")
 empty=$(realpath "$out/bench/empty.bpf.o")
-sfx=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
-a=ftf-a-$sfx b=ftf-b-$sfx ia=ffa-$sfx ib=ffb-$sfx
-tmp=$(mktemp -d)
 mon=
-old_stats=$(sysctl -n kernel.bpf_stats_enabled)
-cleanup() {
-	[ -n "$mon" ] && kill -KILL "$mon" 2>/dev/null
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	ip netns del "$a" 2>/dev/null
-	ip netns del "$b" 2>/dev/null
-	rm -rf "$tmp"
-	return 0
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-ip netns add "$a" && ip netns add "$b" || exit 1
-for ns in "$a" "$b"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
-ip link add "$ia" netns "$a" type veth peer name "$ib" netns "$b" || exit 1
+stop_monitor() { [ -z "$mon" ] || kill -KILL "$mon" 2>/dev/null; }
+. bench/lib.sh
+bench_stop=stop_monitor
+bench_pair
+a=$nsa b=$nsb ia=$ifa ib=$ifb
 ip -n "$a" addr add 10.88.0.1/24 dev "$ia"
 ip -n "$b" addr add 10.88.0.2/24 dev "$ib"
-ip -n "$a" link set "$ia" up
-ip -n "$b" link set "$ib" up
 ip -n "$a" neigh add 10.88.0.2 lladdr 02:00:00:00:00:99 dev "$ia" nud permanent
 
-sysctl -qw kernel.bpf_stats_enabled=1
 # nanoseconds the BPF program held by PID has run, or - when it holds none
 bpf_ns() {
 	local id

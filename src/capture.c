@@ -163,11 +163,6 @@ int capture_fd(const struct capture *c)
 	return c->sock;
 }
 
-int capture_prog_fd(const struct capture *c)
-{
-	return bpf_load_prog_fd(c->skel);
-}
-
 const struct iface_info *capture_iface(const struct capture *c)
 {
 	return &c->iface;
@@ -199,7 +194,7 @@ double capture_cost_ns(struct capture *c)
 	__u32 len = sizeof(info);
 	double cost = -1;
 
-	if (c->stats_fd < 0 || bpf_obj_get_info_by_fd(capture_prog_fd(c), &info, &len))
+	if (c->stats_fd < 0 || bpf_obj_get_info_by_fd(bpf_load_prog_fd(c->skel), &info, &len))
 		return -1;
 	if (info.run_cnt > c->run_cnt)
 		cost = (double)(info.run_time_ns - c->run_time_ns) /

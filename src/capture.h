@@ -39,7 +39,6 @@ double capture_cost_ns(struct capture *c);
 
 /* The socket, to poll for POLLERR (link events). */
 int capture_fd(const struct capture *c);
-int capture_prog_fd(const struct capture *c);
 const struct iface_info *capture_iface(const struct capture *c);
 const struct hosttab *capture_hosts(const struct capture *c);
 const struct flow_totals *capture_totals(const struct capture *c);

@@ -73,11 +73,6 @@ void sampler_force_by_key(struct sampler *s)
 	s->no_batch = true;
 }
 
-bool sampler_batched(const struct sampler *s)
-{
-	return !s->no_batch;
-}
-
 /* Reads up to cap entries with BPF_MAP_LOOKUP_BATCH; -EINVAL/-ENOTSUP mean "no batch". */
 static int read_batch(struct sampler *s, size_t *n)
 {

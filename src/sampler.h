@@ -36,7 +36,4 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 /* Reads key by key from now on, as on kernels without batch ops (benchmarks). */
 void sampler_force_by_key(struct sampler *s);
 
-/* Whether the last read used batch lookups (false: key-by-key iteration). */
-bool sampler_batched(const struct sampler *s);
-
 #endif
