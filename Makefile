@@ -34,8 +34,12 @@ CFLAGS ?= -O2 -g
 # recursive (=): pkg-config runs only when something is compiled, after `deps`
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw)
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
-	-I$(OUT) -Ibpf -Isrc -Iui $(PKG_CFLAGS) -MMD -MP
+BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
+	$(PKG_CFLAGS) -MMD -MP
+# each layer sees only itself and the layers below: bpf/ < src/ < ui/ < src/main.c
+SRC_CFLAGS = $(BASE_CFLAGS) -I$(OUT) -Ibpf -Isrc
+UI_CFLAGS = $(BASE_CFLAGS) -Ibpf -Isrc -Iui
+ALL_CFLAGS = $(UI_CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Werror=undef -I/usr/include/$(MULTIARCH) -Ibpf
 
@@ -43,9 +47,8 @@ LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard ui/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
-TOOLS := $(patsubst tests/tools/%.c,$(OUT)/tests/%,$(wildcard tests/tools/*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRCS := src/cli.c src/fmt.c ui/filter.c ui/columns.c
+FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
@@ -69,7 +72,7 @@ check: test-deps
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
 
-tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(TOOLS) $(FUZZ_TARGETS) $(OUT)/bench/flood_send
+tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS) $(OUT)/bench/flood_send $(OUT)/bench/churn_send
 
 $(OUT) $(OUT)/src $(OUT)/ui $(OUT)/tests $(OUT)/fuzz:
 	$(Q)mkdir -p $@
@@ -84,11 +87,16 @@ $(OUT)/flowtop.skel.h: $(OUT)/flowtop.bpf.o
 
 $(OUT)/src/%.o: src/%.c $(OUT)/flowtop.skel.h | $(OUT)/src
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(SRC_CFLAGS) -c $< -o $@
 
-$(OUT)/ui/%.o: ui/%.c $(OUT)/flowtop.skel.h | $(OUT)/ui
+# main.c ties the layers together: the only file of src/ that sees ui/
+$(OUT)/src/main.o: src/main.c | $(OUT)/src
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(UI_CFLAGS) -c $< -o $@
+
+$(OUT)/ui/%.o: ui/%.c | $(OUT)/ui
+	$(call say,CC,$@)
+	$(Q)$(CC) $(UI_CFLAGS) -c $< -o $@
 
 $(OUT)/libflowtop.a: $(LIB_OBJS)
 	$(call say,AR,$@)
@@ -106,16 +114,12 @@ $(OUT)/tests/%: tests/kern/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@
 
-$(OUT)/tests/%: tests/tools/%.c | $(OUT)/tests
-	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $< $(ALL_LDFLAGS) -o $@
-
 # PNGs of the real program on real traffic, for the README (root)
 screenshots: test-deps $(BIN)
 	$(Q)FLOWTOP=$(BIN) screenshots/make.sh
 
 BENCH_TOOLS := $(OUT)/bench/testrun_cost $(OUT)/bench/flood_send $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o $(OUT)/bench/tick \
-	$(OUT)/bench/fill_map
+	$(OUT)/bench/churn_send
 
 # every benchmark, written to bench/RESULTS.md (root; never part of check)
 bench:
@@ -158,10 +162,10 @@ lint-man:
 	$(Q)! man --warnings -l man/flowtop.8 2>&1 >/dev/null | grep .
 
 # libFuzzer targets for every parser of user input: options, filter, sort column
-$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*.h ui/*.h) | $(OUT)/fuzz
+$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*.h) | $(OUT)/fuzz
 	$(call say,FUZZ,$@)
 	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-Isrc -Iui -Ibpf $< $(FUZZ_SRCS) -o $@
+		-Isrc -Ibpf $< $(FUZZ_SRCS) -lm -o $@
 
 # each target for FUZZ_SECONDS (make check runs them for a few seconds each)
 fuzz: $(FUZZ_TARGETS)

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # cost.sh -- kernel cost per packet of flowtop's filter in the real receive path, next to
-# an empty `return 0` filter attached the same way to the same interface, measured on the
-# same frames in the same run (kernel.bpf_stats_enabled: run_time_ns / run_cnt), for
-# each traffic kind of bench/mkpcap.py; plus the program's instruction counts.
+# an empty `return 0` filter and the 2014 seed program (sockex2, when ../shared/seeds is
+# there), all attached the same way to the same interface at once and measured on the
+# same frames in the same run (kernel.bpf_stats_enabled: run_time_ns / run_cnt):
+# per traffic kind of bench/mkpcap.py, then IPv4 UDP from 256, 65,536 and 1,048,576
+# distinct sources (bench/churn_send); plus the program's instruction counts.
 #
-#   bench/cost.sh [LOOPS]     LOOPS replays of 64 frames per kind (default 3000)
+#   bench/cost.sh [LOOPS [FRAMES]]  LOOPS replays of 64 frames per kind (default 3000);
+#                                   FRAMES per address count (default 3000000)
 # Needs root; creates and removes its own namespaces; restores the sysctl.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 loops=${1:-3000}
+frames=${2:-3000000}
 out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
 attach=$(realpath "$out/bench/attach_filter")
-empty=$(realpath "$out/bench/empty.bpf.o")
+send=$(realpath "$out/bench/churn_send")
 pids=()
 stop_filters() {
 	local p
@@ -25,13 +29,22 @@ bench_stop=stop_filters
 bench_pair
 python3 bench/mkpcap.py "$tmp"
 
+# attach_ref OBJECT: a reference filter on the receiving end; prints its program id
+attach_ref() {
+	ip netns exec "$nsb" "$attach" "$1" "$ifb" >"$tmp/ref.id" &
+	pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/ref.id" ] && break; sleep 0.1; done
+	cat "$tmp/ref.id"
+	rm -f "$tmp/ref.id"
+}
 ip netns exec "$nsb" "$flowtop" -i "$ifb" -b -d 3600 >/dev/null &
 pids+=($!)
 ft_pid=$!
-ip netns exec "$nsb" "$attach" "$empty" "$ifb" >"$tmp/empty.id" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/empty.id" ] && break; sleep 0.1; done
-empty_id=$(cat "$tmp/empty.id")
+empty_id=$(attach_ref "$(realpath "$out/bench/empty.bpf.o")")
+seed_id=
+if bash bench/seed.sh "$out" 2>"$tmp/seed.err"; then
+	seed_id=$(attach_ref "$(realpath "$out/bench/sockex2.bpf.o")")
+fi
 # the program flowtop holds: its fdinfo names the id of every BPF program fd
 for _ in $(seq 100); do
 	ft_id=$(grep -hs '^prog_id:' /proc/"$ft_pid"/fdinfo/* | awk '{print $2}' | head -n 1)
@@ -40,23 +53,45 @@ for _ in $(seq 100); do
 done
 [ -n "$empty_id" ] && [ -n "$ft_id" ] || { echo "cost.sh: filters not attached" >&2; exit 1; }
 
-stat() { bpftool prog show id "$1" -j | jq -r '"\(.run_cnt // 0) \(.run_time_ns // 0)"'; }
-echo "| traffic | frames | empty filter ns/pkt | flowtop ns/pkt | ratio |"
-echo "|---|---:|---:|---:|---:|"
+stat() { # ID: "run_cnt run_time_ns"
+	[ -n "$1" ] || { echo "0 0"; return; }
+	bpftool prog show id "$1" -j | jq -r '"\(.run_cnt // 0) \(.run_time_ns // 0)"'
+}
+# measure NAME COMMAND...: runs the traffic, prints one table row
+measure() {
+	local name=$1 e0 e1 f0 f1 s0 s1
+	shift
+	read -r -a e0 < <(stat "$empty_id")
+	read -r -a f0 < <(stat "$ft_id")
+	read -r -a s0 < <(stat "$seed_id")
+	"$@" >/dev/null 2>&1
+	sleep 0.3
+	read -r -a e1 < <(stat "$empty_id")
+	read -r -a f1 < <(stat "$ft_id")
+	read -r -a s1 < <(stat "$seed_id")
+	awk -v k="$name" -v ec=$((e1[0] - e0[0])) -v en=$((e1[1] - e0[1])) \
+		-v fc=$((f1[0] - f0[0])) -v fn=$((f1[1] - f0[1])) \
+		-v sc=$((s1[0] - s0[0])) -v sn=$((s1[1] - s0[1])) 'BEGIN {
+		e = ec ? en / ec : 0; f = fc ? fn / fc : 0; s = sc ? sn / sc : 0
+		seed = sc ? sprintf("%.1f | %.2fx", s, e ? s / e : 0) : "- | -"
+		printf "| %s | %d | %.1f | %.1f | **%.2fx** | %s |\n", k, fc, e, f, e ? f / e : 0, seed }'
+}
+hdr="| empty filter ns/pkt | flowtop ns/pkt | flowtop / empty | seed sockex2 ns/pkt | seed / empty |"
+echo "| traffic | frames $hdr"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for kind in ipv4-udp-64 ipv4-tcp-1500 ipv6-udp qinq-ipv4 gre-key-ipv4; do
-	read -r e_cnt0 e_ns0 < <(stat "$empty_id")
-	read -r f_cnt0 f_ns0 < <(stat "$ft_id")
-	ip netns exec "$nsa" tcpreplay -q --topspeed --loop="$loops" --intf1="$ifa" \
-		"$tmp/$kind.pcap" >/dev/null 2>&1
-	sleep 0.2
-	read -r e_cnt1 e_ns1 < <(stat "$empty_id")
-	read -r f_cnt1 f_ns1 < <(stat "$ft_id")
-	awk -v k="$kind" -v ec=$((e_cnt1 - e_cnt0)) -v en=$((e_ns1 - e_ns0)) \
-		-v fc=$((f_cnt1 - f_cnt0)) -v fn=$((f_ns1 - f_ns0)) 'BEGIN {
-		e = ec ? en / ec : 0; f = fc ? fn / fc : 0
-		printf "| %s | %d | %.1f | %.1f | %.2fx |\n", k, fc, e, f, e ? f / e : 0 }'
+	measure "$kind" ip netns exec "$nsa" tcpreplay -q --topspeed --loop="$loops" \
+		--intf1="$ifa" "$tmp/$kind.pcap"
 done
 echo
-"$out/bench/testrun_cost" "$empty" 200000 "$tmp"/ipv4-udp-64.pcap "$tmp"/ipv4-tcp-1500.pcap \
-	"$tmp"/ipv6-udp.pcap "$tmp"/qinq-ipv4.pcap "$tmp"/gre-key-ipv4.pcap
+echo "| IPv4 UDP, distinct sources | frames $hdr"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for n in 256 65536 1048576; do
+	measure "$n" ip netns exec "$nsa" "$send" "$ifa" 0 "$n" $(((frames + n - 1) / n))
+done
+[ -n "$seed_id" ] || echo "(no seed column: $(head -n 1 "$tmp/seed.err"))"
+echo
+"$out/bench/testrun_cost" "$out/bench/empty.bpf.o" 200000 "$tmp"/ipv4-udp-64.pcap \
+	"$tmp"/ipv4-tcp-1500.pcap "$tmp"/ipv6-udp.pcap "$tmp"/qinq-ipv4.pcap "$tmp"/gre-key-ipv4.pcap
 bpftool prog show id "$ft_id" -j | jq -r '"\nflowtop_count: \(.bytes_xlated / 8) xlated instructions (\(.bytes_xlated) B), \(.bytes_jited) B jited"'
+[ -z "$seed_id" ] || bpftool prog show id "$seed_id" -j | jq -r '"sockex2 (seed): \(.bytes_xlated / 8) xlated instructions, \(.bytes_jited) B jited"'

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* flowtop.bpf.c: the socket filter. It walks each frame down to its innermost IP header
- * and adds the frame to that header's two addresses, in the kernel, and returns 0 so
- * that no packet is ever queued to the socket.
+ * and hands that header's two addresses and the frame's length to user space as one
+ * 40-byte record in a ring of its CPU; it returns 0, so no packet is ever queued to the
+ * socket. The filter keeps no per-address state on its normal path: a hash table's cache
+ * misses grow with the number of addresses, a ring's cost does not. When a CPU's ring
+ * is full (user space fell behind) the frame is added to a per-CPU LRU hash, the spill
+ * map, instead, and counted in stats.spilled: still exact, only slower.
  *
  * The filter starts at the network header and takes the ethertype from skb->protocol.
  * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
@@ -37,12 +41,31 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/* Ring slots of all CPUs: CPU c owns [c * slots, (c + 1) * slots). Sized before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, FLOWTOP_DEFAULT_RING_SLOTS);
+	__type(key, __u32);
+	__type(value, struct flow_record);
+} ring SEC(".maps");
+
+/* One head/tail pair per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* possible CPUs, set before load */
+	__type(key, __u32);
+	__type(value, struct flow_ring_ctl);
+} ring_ctl SEC(".maps");
+
+/* Where frames go when their CPU's ring is full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
-	__uint(max_entries, FLOWTOP_DEFAULT_MAX_HOSTS); /* user space sets -m before load */
+	__uint(max_entries, FLOWTOP_DEFAULT_SPILL_HOSTS);
 	__type(key, struct flow_key);
 	__type(value, struct flow_counters);
-} hosts SEC(".maps");
+} spill SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -55,6 +78,9 @@ struct {
  * loopback, 0 where there is none (tun, WireGuard). Written by user space before each
  * attach; with 0 the ethertype comes from the IP version nibble instead. */
 __u32 link_hlen = FLOWTOP_ETH_HLEN;
+
+/* Slots per CPU ring minus one (slots are a power of two); set before load. */
+const volatile __u32 ring_mask = FLOWTOP_DEFAULT_RING_SLOTS - 1;
 
 struct vlan_tag {
 	__be16 tci;
@@ -254,7 +280,7 @@ static __always_inline enum verdict parse_ipproto(struct __sk_buff *skb, struct 
 	}
 }
 
-/* Adds one frame to one direction of one address. The map is per CPU, so plain
+/* Adds one frame to one direction of one address in the spill map. The map is per CPU, so plain
  * additions are enough; when another CPU created the entry between our lookup and our
  * insert, the insert fails with -EEXIST and we add to the entry it made. */
 static __always_inline void account(const struct flow_key *key, int tx, __u64 bytes,
@@ -263,7 +289,7 @@ static __always_inline void account(const struct flow_key *key, int tx, __u64 by
 	struct flow_counters *v, init = {};
 	long err;
 
-	v = bpf_map_lookup_elem(&hosts, key);
+	v = bpf_map_lookup_elem(&spill, key);
 	if (!v) {
 		if (tx) {
 			init.tx_packets = 1;
@@ -272,12 +298,12 @@ static __always_inline void account(const struct flow_key *key, int tx, __u64 by
 			init.rx_packets = 1;
 			init.rx_bytes = bytes;
 		}
-		err = bpf_map_update_elem(&hosts, key, &init, BPF_NOEXIST);
+		err = bpf_map_update_elem(&spill, key, &init, BPF_NOEXIST);
 		if (!err) {
 			st->new_entries++;
 			return;
 		}
-		v = err == -EEXIST ? bpf_map_lookup_elem(&hosts, key) : NULL;
+		v = err == -EEXIST ? bpf_map_lookup_elem(&spill, key) : NULL;
 		if (!v) {
 			st->lost++;
 			return;
@@ -290,6 +316,36 @@ static __always_inline void account(const struct flow_key *key, int tx, __u64 by
 		v->rx_packets++;
 		v->rx_bytes += bytes;
 	}
+}
+
+/* Publishes one record in this CPU's ring; 0 when the ring is full. Only this CPU
+ * writes head and the slots past it, and a socket filter does not nest on a CPU (it runs
+ * with bottom halves off), so no atomics are needed: the record is written first, head
+ * after it. x86's stores are not reordered with each other; on weakly ordered CPUs this
+ * wants a store-release (BPF has one from Linux 6.15 and clang 20). */
+static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), idx;
+	struct flow_ring_ctl *ctl;
+	struct flow_record *rec;
+	__u64 head;
+
+	ctl = bpf_map_lookup_elem(&ring_ctl, &cpu);
+	if (!ctl)
+		return 0;
+	head = ctl->head;
+	if (head - *(volatile __u64 *)&ctl->tail > ring_mask)
+		return 0;
+	idx = cpu * (ring_mask + 1) + ((__u32)head & ring_mask);
+	rec = bpf_map_lookup_elem(&ring, &idx);
+	if (!rec)
+		return 0;
+	rec->src = c->src;
+	rec->dst = c->dst;
+	rec->bytes = (__u32)bytes;
+	asm volatile("" ::: "memory"); /* the record before the head that publishes it */
+	*(volatile __u64 *)&ctl->head = head + 1;
+	return 1;
 }
 
 SEC("socket")
@@ -335,6 +391,9 @@ int flowtop_count(struct __sk_buff *skb)
 		return 0;
 	}
 	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
+	if (ring_push(&c, bytes))
+		return 0;
+	st->spilled++;
 	account(&c.src, 1, bytes, st);
 	account(&c.dst, 0, bytes, st);
 	return 0;

@@ -5,15 +5,36 @@
 
 #include <linux/types.h>
 
-#define FLOWTOP_DEFAULT_MAX_HOSTS 65536
+#define FLOWTOP_DEFAULT_MAX_HOSTS   65536      /* -m: hosts user space keeps */
+#define FLOWTOP_DEFAULT_RING_SLOTS  (1u << 17) /* records per CPU ring (a power of two) */
+#define FLOWTOP_DEFAULT_SPILL_HOSTS 16384      /* entries of the map that takes ring overflow */
 
-/* Key of the hosts map: one IP address. IPv6 as is, IPv4 as IPv4-mapped ::ffff:a.b.c.d,
- * so both families share one map and the key has no padding to compare. */
+/* One IP address, the key of every per-address table. IPv6 as is, IPv4 as IPv4-mapped
+ * ::ffff:a.b.c.d, so both families share one map and the key has no padding to compare. */
 struct flow_key {
 	__u8 addr[16]; /* network byte order */
 };
 
-/* Value of the hosts map, one copy per CPU: cumulative since the entry was created.
+/* One frame as the filter hands it to user space: a slot of a per-CPU ring. The filter
+ * keeps no per-address state on its normal path; user space sums the records. */
+struct flow_record {
+	struct flow_key src; /* innermost source */
+	struct flow_key dst; /* innermost destination */
+	__u32 bytes;	     /* length on the wire */
+	__u32 _pad;
+};
+
+/* The head and tail of one CPU's ring, on cache lines of their own: the filter on that
+ * CPU is the only writer of head, user space the only writer of tail. Both count
+ * records since the ring was made; slot = count & (slots - 1). */
+struct flow_ring_ctl {
+	__u64 head; /* records published (the filter writes it) */
+	__u64 _pad1[7];
+	__u64 tail; /* records consumed (user space writes it) */
+	__u64 _pad2[7];
+};
+
+/* Value of the spill map, one copy per CPU: cumulative since the entry was created.
  * rx/tx are seen from the address's side: rx counts frames sent *to* it. */
 struct flow_counters {
 	__u64 rx_packets; /* frames whose innermost destination is this address */
@@ -32,6 +53,8 @@ struct flow_stats {
 	__u64 lost;	   /* address updates that failed: the map could give no entry */
 	__u64 out_frames;  /* frames this host sent (the rest it received) */
 	__u64 out_bytes;   /* their length on the wire */
+	__u64 spilled;	   /* frames counted in the spill map: their CPU's ring was full */
+	__u64 _reserved;
 };
 
 /* Link types the filter is told about at attach time (link_hlen, no_link_header). */
@@ -39,6 +62,8 @@ struct flow_stats {
 
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
-_Static_assert(sizeof(struct flow_stats) == 64, "flow_stats layout");
+_Static_assert(sizeof(struct flow_stats) == 80, "flow_stats layout");
+_Static_assert(sizeof(struct flow_record) == 40, "flow_record layout");
+_Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");
 
 #endif /* FLOWTOP_H */

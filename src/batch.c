@@ -17,6 +17,7 @@
 #include "fmt.h"
 #include "report.h"
 #include "snapshot.h"
+#include "topk.h"
 
 struct batch {
 	struct capture *cap;
@@ -32,20 +33,18 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* Samples the counters and fills the report, rows sorted by rate. */
-static int take_sample(struct batch *b, struct report *r)
+static int rate_order(const void *a, const void *b, void *arg)
+{
+	(void)arg;
+	return host_cmp_rate(*(const struct host *const *)a, *(const struct host *const *)b);
+}
+
+/* The hosts that pass -f, the first `limit` of them by rate (0: all), into the report. */
+static int select_rows(struct batch *b, struct report *r, size_t limit)
 {
 	const struct hosttab *t = capture_hosts(b->cap);
-	struct timespec now;
-	size_t n;
-	int err;
+	size_t n = hosttab_count(t), i, kept = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	err = capture_sample(b->cap, seconds_between(&b->last, &now));
-	if (err)
-		return err;
-	b->last = now;
-	n = hosttab_count(t);
 	if (n > b->rows_cap) {
 		const struct host **rows = realloc(b->rows, n * sizeof(*rows));
 
@@ -54,23 +53,53 @@ static int take_sample(struct batch *b, struct report *r)
 		b->rows = rows;
 		b->rows_cap = n;
 	}
-	hosttab_sorted(t, b->rows, host_cmp_rate);
-	if (b->opts->filter.kind) { /* -f: keep the rows that pass, in order */
-		size_t i, kept = 0;
+	for (i = 0; i < n; i++) {
+		const struct host *h = hosttab_get(t, i);
 		char addr[FMT_ADDR_LEN];
 
-		for (i = 0; i < n; i++)
-			if (filter_match(&b->opts->filter, &b->rows[i]->addr,
-					 fmt_addr(&b->rows[i]->addr, addr)))
-				b->rows[kept++] = b->rows[i];
-		n = kept;
+		if (b->opts->filter.kind == FILTER_NONE ||
+		    filter_match(&b->opts->filter, &h->addr, fmt_addr(&h->addr, addr)))
+			b->rows[kept++] = h;
 	}
+	if (!limit || limit > kept)
+		limit = kept;
+	topk_select(b->rows, kept, sizeof(*b->rows), limit, rate_order, NULL);
+	r->rows = b->rows;
+	r->nrows = limit;
+	r->nhosts = kept;
+	return 0;
+}
+
+/* Samples the counters and fills the report with the busiest rows. */
+static int take_sample(struct batch *b, struct report *r)
+{
+	struct timespec now;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	err = capture_sample(b->cap, seconds_between(&b->last, &now));
+	if (err)
+		return err;
+	b->last = now;
 	clock_gettime(CLOCK_REALTIME, &r->time);
 	r->iface = capture_iface(b->cap)->name;
 	r->totals = capture_totals(b->cap);
-	r->rows = b->rows;
-	r->nrows = n;
-	return 0;
+	return select_rows(b, r, b->opts->limit);
+}
+
+/* A snapshot holds every host (that passes -f), busiest first. */
+static int write_snapshot(struct batch *b, struct report *r, const char *path, char *msg,
+			  size_t len)
+{
+	int err = select_rows(b, r, 0);
+
+	if (err) {
+		snprintf(msg, len, "cannot write %s: %s", path, strerror(-err));
+		return err;
+	}
+	err = snapshot_write(path, r, msg, len);
+	select_rows(b, r, b->opts->limit);
+	return err;
 }
 
 static void print_sample(struct batch *b, const struct report *r)
@@ -94,7 +123,7 @@ static void usr1_snapshot(struct batch *b, struct report *r)
 		snprintf(path, sizeof(path), "%s", b->opts->snapshot);
 	else
 		snapshot_default_name(r->iface, path, sizeof(path));
-	if (snapshot_write(path, r, msg, sizeof(msg)))
+	if (write_snapshot(b, r, path, msg, sizeof(msg)))
 		fprintf(stderr, "flowtop: %s\n", msg);
 }
 
@@ -140,30 +169,40 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 	struct report r = {};
 	long done = 0;
 	sigset_t mask;
-	int tfd, sfd, err;
+	int tfd, sfd, dfd, err;
 
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE to handle, not a death */
 	clock_gettime(CLOCK_MONOTONIC, &b.last);
 	tfd = make_timer(opts->delay);
+	dfd = make_timer(CAPTURE_DRAIN_SECONDS < opts->delay ? CAPTURE_DRAIN_SECONDS : opts->delay);
 	sfd = make_signalfd(&mask);
-	if (tfd < 0 || sfd < 0) {
+	if (tfd < 0 || sfd < 0 || dfd < 0) {
 		fprintf(stderr, "flowtop: cannot set up the sampling loop: %s\n",
-			strerror(-(tfd < 0 ? tfd : sfd)));
+			strerror(-(tfd < 0   ? tfd
+				   : sfd < 0 ? sfd
+					     : dfd)));
 		status = BATCH_FAILED;
 		goto out;
 	}
 	while (!stop) {
-		struct pollfd pfd[3] = {
+		struct pollfd pfd[4] = {
 			{ .fd = tfd, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
 			{ .fd = capture_fd(c), .events = 0 }, /* POLLERR always reported */
+			{ .fd = dfd, .events = POLLIN },
 		};
 
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			status = BATCH_FAILED;
 			break;
+		}
+		if (pfd[3].revents & POLLIN) {
+			uint64_t ticks;
+
+			if (read(dfd, &ticks, sizeof(ticks)) > 0)
+				capture_drain(c);
 		}
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
@@ -215,7 +254,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 	if (opts->snapshot && r.totals) {
 		char msg[512];
 
-		if (snapshot_write(opts->snapshot, &r, msg, sizeof(msg))) {
+		if (write_snapshot(&b, &r, opts->snapshot, msg, sizeof(msg))) {
 			fprintf(stderr, "flowtop: %s\n", msg);
 			if (status == BATCH_OK)
 				status = BATCH_FAILED;
@@ -224,6 +263,8 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 out:
 	if (tfd >= 0)
 		close(tfd);
+	if (dfd >= 0)
+		close(dfd);
 	if (sfd >= 0)
 		close(sfd);
 	sigprocmask(SIG_UNBLOCK, &mask, NULL);

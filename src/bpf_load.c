@@ -9,6 +9,8 @@
 
 #include <bpf/libbpf.h>
 
+#include "../bpf/flowtop.h"
+
 /* generated code: bpftool casts the const away from the embedded object */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcast-qual"
@@ -25,39 +27,65 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-struct flowtop_bpf *bpf_load(unsigned max_hosts, bool verbose, char *err, size_t errlen)
+static unsigned pow2_at_least(unsigned n)
 {
-	struct flowtop_bpf *skel;
-	int ret;
+	unsigned p = 64;
 
-	libbpf_verbose = verbose;
+	while (p < n && p < (1u << 30))
+		p <<= 1;
+	return p;
+}
+
+/* Why the kernel refused the maps or the program, in terms a user can act on. */
+static void describe_load_error(int ret, char *err, size_t errlen)
+{
+	if (ret == -EPERM || ret == -EACCES)
+		snprintf(err, errlen,
+			 "the kernel refused to load the BPF program (%s): flowtop needs "
+			 "CAP_BPF and CAP_NET_RAW, or root",
+			 strerror(-ret));
+	else if (ret == -ENOMEM)
+		snprintf(err, errlen,
+			 "the kernel has no memory for flowtop's maps (%s): with CAP_BPF the "
+			 "memory comes from the memory cgroup",
+			 strerror(-ret));
+	else
+		snprintf(err, errlen,
+			 "cannot load the BPF program: %s (run with -v for libbpf's log)",
+			 strerror(-ret));
+}
+
+struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen)
+{
+	unsigned slots =
+	    pow2_at_least(opts->ring_slots ? opts->ring_slots : FLOWTOP_DEFAULT_RING_SLOTS);
+	unsigned spill = opts->spill_hosts ? opts->spill_hosts : FLOWTOP_DEFAULT_SPILL_HOSTS;
+	struct flowtop_bpf *skel;
+	int ncpus, ret;
+
+	libbpf_verbose = opts->verbose;
 	libbpf_set_print(print_libbpf);
+	ncpus = libbpf_num_possible_cpus();
+	if (ncpus <= 0) {
+		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-ncpus));
+		return NULL;
+	}
 	skel = flowtop_bpf__open();
 	if (!skel) {
 		snprintf(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
 		return NULL;
 	}
-	ret = bpf_map__set_max_entries(skel->maps.hosts, max_hosts);
+	skel->rodata->ring_mask = slots - 1;
+	ret = bpf_map__set_max_entries(skel->maps.ring, slots * (unsigned)ncpus);
+	ret = ret ?: bpf_map__set_max_entries(skel->maps.ring_ctl, (unsigned)ncpus);
+	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, spill);
 	if (ret) {
-		snprintf(err, errlen, "cannot size the hosts map to %u: %s", max_hosts,
-			 strerror(-ret));
+		snprintf(err, errlen, "cannot size the maps: %s", strerror(-ret));
 		goto out_destroy;
 	}
 	ret = flowtop_bpf__load(skel);
 	if (ret) {
-		if (ret == -EPERM || ret == -EACCES)
-			snprintf(err, errlen,
-				 "the kernel refused to load the BPF program (%s): flowtop needs "
-				 "CAP_BPF and CAP_NET_RAW, or root",
-				 strerror(-ret));
-		else if (ret == -ENOMEM || ret == -E2BIG)
-			snprintf(err, errlen,
-				 "cannot create a map of %u hosts (%s): try a smaller -m",
-				 max_hosts, strerror(-ret));
-		else
-			snprintf(err, errlen,
-				 "cannot load the BPF program: %s (run with -v for libbpf's log)",
-				 strerror(-ret));
+		describe_load_error(ret, err, errlen);
 		goto out_destroy;
 	}
 	return skel;
@@ -77,14 +105,14 @@ int bpf_load_prog_fd(const struct flowtop_bpf *skel)
 	return bpf_program__fd(skel->progs.flowtop_count);
 }
 
-int bpf_load_hosts_fd(const struct flowtop_bpf *skel)
+void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps)
 {
-	return bpf_map__fd(skel->maps.hosts);
-}
-
-int bpf_load_stats_fd(const struct flowtop_bpf *skel)
-{
-	return bpf_map__fd(skel->maps.stats);
+	maps->ring_fd = bpf_map__fd(skel->maps.ring);
+	maps->ring_ctl_fd = bpf_map__fd(skel->maps.ring_ctl);
+	maps->spill_fd = bpf_map__fd(skel->maps.spill);
+	maps->stats_fd = bpf_map__fd(skel->maps.stats);
+	maps->ring_slots = skel->rodata->ring_mask + 1;
+	maps->ncpus = bpf_map__max_entries(skel->maps.ring_ctl);
 }
 
 void bpf_load_set_link_hlen(struct flowtop_bpf *skel, unsigned link_hlen)

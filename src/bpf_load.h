@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* bpf_load.h: the embedded BPF object: open, size the map, load, destroy. */
+/* bpf_load.h: the embedded BPF object: open, size the maps, load, destroy. */
 #ifndef FLOWTOP_BPF_LOAD_H
 #define FLOWTOP_BPF_LOAD_H
 
@@ -8,14 +8,27 @@
 
 struct flowtop_bpf;
 
-/* Opens the skeleton, sizes the hosts map to max_hosts and loads it into the kernel.
- * NULL on failure, with the reason in err. libbpf's own messages only with verbose. */
-struct flowtop_bpf *bpf_load(unsigned max_hosts, bool verbose, char *err, size_t errlen);
+/* How big to make the maps; 0 takes the default (flowtop.h). */
+struct bpf_load_opts {
+	unsigned ring_slots;  /* records per CPU ring, rounded up to a power of two */
+	unsigned spill_hosts; /* entries of the spill map */
+	bool verbose;	      /* libbpf's own messages on stderr */
+};
+
+/* The map fds a sampler reads, and the ring's geometry. */
+struct bpf_maps {
+	int ring_fd, ring_ctl_fd, spill_fd, stats_fd;
+	unsigned ring_slots; /* per CPU */
+	unsigned ncpus;	     /* rings (possible CPUs) */
+};
+
+/* Opens the skeleton, sizes the maps and loads it into the kernel. NULL on failure,
+ * with the reason in err. */
+struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen);
 void bpf_unload(struct flowtop_bpf *skel);
 
 int bpf_load_prog_fd(const struct flowtop_bpf *skel);
-int bpf_load_hosts_fd(const struct flowtop_bpf *skel);
-int bpf_load_stats_fd(const struct flowtop_bpf *skel);
+void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps);
 /* Tells the program how long the link header of the next attached interface is. */
 void bpf_load_set_link_hlen(struct flowtop_bpf *skel, unsigned link_hlen);
 

@@ -29,6 +29,7 @@ struct capture {
 struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen)
 {
 	struct capture *c = calloc(1, sizeof(*c));
+	struct bpf_maps maps;
 
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
@@ -36,11 +37,12 @@ struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t 
 	}
 	c->sock = -1;
 	c->stats_fd = -1;
-	c->skel = bpf_load(max_hosts, verbose, err, errlen);
+	c->skel = bpf_load(&(struct bpf_load_opts){ .verbose = verbose }, err, errlen);
 	if (!c->skel)
 		goto out_free;
-	c->sampler = sampler_new(bpf_load_hosts_fd(c->skel), bpf_load_stats_fd(c->skel));
-	c->hosts = hosttab_new();
+	bpf_load_maps(c->skel, &maps);
+	c->sampler = sampler_new(&maps);
+	c->hosts = hosttab_new(max_hosts);
 	if (!c->sampler || !c->hosts) {
 		snprintf(err, errlen, "cannot allocate the sampler: %s", strerror(errno));
 		goto out_free;
@@ -140,6 +142,16 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 int capture_sample(struct capture *c, double interval)
 {
 	return sampler_read(c->sampler, c->hosts, &c->totals, interval);
+}
+
+uint64_t capture_drain(struct capture *c)
+{
+	return sampler_drain(c->sampler, c->hosts);
+}
+
+double capture_ring_peak(struct capture *c)
+{
+	return sampler_ring_peak(c->sampler);
 }
 
 int capture_link_event(struct capture *c)

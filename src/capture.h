@@ -13,7 +13,8 @@
 
 struct capture;
 
-/* Loads the program with a map of max_hosts. NULL on failure, reason in err. */
+/* Loads the program; the host table holds at most max_hosts. NULL on failure, reason
+ * in err. */
 struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen);
 void capture_free(struct capture *c);
 
@@ -24,6 +25,14 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 
 /* Reads the kernel's counters; interval is the time since the previous sample. */
 int capture_sample(struct capture *c, double interval);
+
+/* Empties the rings into the host table; call it every CAPTURE_DRAIN_SECONDS or
+ * sooner, so the rings never fill (frames then take the slower spill map). */
+uint64_t capture_drain(struct capture *c);
+#define CAPTURE_DRAIN_SECONDS 0.05
+
+/* The fullest a ring was at a drain since the last call, 0..1. */
+double capture_ring_peak(struct capture *c);
 
 /* What happened to the interface since the last call: 0 (nothing), -ENETDOWN (down),
  * -ENODEV (gone: removed, or moved to another namespace). */

@@ -29,6 +29,7 @@ static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-hosts", required_argument, NULL, 'm' },
+	{ "limit", required_argument, NULL, 'L' },
 	{ "snapshot", required_argument, NULL, 'o' },
 	{ "sort", required_argument, NULL, 's' },
 	{ "filter", required_argument, NULL, 'f' },
@@ -51,8 +52,11 @@ void cli_usage(FILE *out)
 		"  -n, --iterations N     take N samples, then exit (default: until stopped)\n"
 		"  -b, --batch            print each sample as text instead of the screen\n"
 		"      --json             with -b, print each sample as one JSON object per line\n"
-		"  -m, --max-hosts N      hosts the kernel map holds; the least recently seen\n"
-		"                         are evicted beyond that (default %u)\n"
+		"  -m, --max-hosts N      hosts flowtop keeps; beyond that the one idle the\n"
+		"                         longest leaves, its counts summed as \"other\"\n"
+		"                         (default %u)\n"
+		"  -L, --limit N          with -b, print the N busiest hosts of each sample,\n"
+		"                         0 for all (default %u)\n"
 		"  -o, --snapshot FILE    on exit, write the table to FILE (.json, .csv or text);\n"
 		"                         on the screen also the default file of the d key\n"
 		"  -s, --sort COLUMN      sort the screen by COLUMN: addr, rx2, tx2, rx10, tx10,\n"
@@ -64,7 +68,7 @@ void cli_usage(FILE *out)
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
-		FLOWTOP_DEFAULT_MAX_HOSTS);
+		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT);
 }
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
@@ -105,11 +109,12 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 
 	*opts = (struct cli_opts){ .delay = 1.0,
 				   .max_hosts = FLOWTOP_DEFAULT_MAX_HOSTS,
+				   .limit = CLI_DEFAULT_LIMIT,
 				   .sort_column = COL_RX2 };
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:n:bm:o:s:f:NvhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:n:bm:L:o:s:f:NvhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (!*optarg || strlen(optarg) >= sizeof(opts->iface))
@@ -145,6 +150,12 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				return usage_error(err, errlen, "invalid host count '%s' (1 to %u)",
 						   optarg, MAX_HOSTS_LIMIT);
 			opts->max_hosts = (unsigned)v;
+			break;
+		case 'L':
+			if (parse_ulong(optarg, 0, MAX_HOSTS_LIMIT, &v))
+				return usage_error(err, errlen, "invalid limit '%s' (0 to %u)",
+						   optarg, MAX_HOSTS_LIMIT);
+			opts->limit = (unsigned)v;
 			break;
 		case 'o':
 			if (!*optarg)

@@ -9,7 +9,8 @@
 
 #include "filter.h"
 
-#define FLOWTOP_VERSION "0.1.0"
+#define FLOWTOP_VERSION	  "0.2.0"
+#define CLI_DEFAULT_LIMIT 100 /* -L */
 
 struct cli_opts {
 	char iface[IF_NAMESIZE]; /* empty: pick the default interface */
@@ -17,7 +18,8 @@ struct cli_opts {
 	long iterations;	 /* samples to take, 0 for no limit */
 	bool batch;		 /* -b: print samples instead of the screen */
 	bool json;		 /* --json: batch samples as JSON Lines */
-	unsigned max_hosts;	 /* -m: capacity of the hosts map */
+	unsigned max_hosts;	 /* -m: hosts the table holds */
+	unsigned limit;		 /* -L: hosts printed per batch sample, 0 for all */
 	const char *snapshot;	 /* -o: write the final table here on exit */
 	bool verbose;		 /* -v: libbpf's debug output */
 	int sort_column;	 /* -s: the screen's sort column (enum col_id) */

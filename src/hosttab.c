@@ -1,39 +1,42 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* hosttab.c: an open-addressing table of hosts, keyed by address, with the counter
- * arithmetic that turns kernel cumulative counters into totals and deltas. */
+/* hosttab.c: a dense array of hosts indexed by an open-addressing hash of their
+ * addresses, a list by last activity (the next to leave is its oldest end), and the
+ * list of hosts touched since the last sample, so closing a sample visits only those. */
 #include "hosttab.h"
 
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define EMPTY UINT32_MAX
+#define NONE  UINT32_MAX
 
 struct hosttab {
-	struct host *hosts; /* dense, in order of arrival */
-	size_t count, cap;
-	uint32_t *slots; /* index into hosts, or EMPTY; power-of-two size */
+	struct host *hosts; /* dense: [0, count) */
+	size_t count, cap, max;
+	uint32_t *slots; /* index into hosts, or EMPTY; power-of-two size, at most half full */
 	size_t nslots;
-	size_t live;
-	uint32_t gen;
-	double interval;
+	uint32_t newest, oldest; /* ends of the activity list */
+	uint32_t *touched;	 /* hosts with pending counts, each once */
+	size_t ntouched;
+	uint32_t *shown; /* hosts whose delta is not zero (touched in the last sample) */
+	size_t nshown;
+	uint32_t tick; /* samples closed */
+	uint32_t seq;  /* moves to the newest end */
+	float interval[HISTORY_SLOTS];
+	double last_interval;
+	struct flow_counters other; /* what departed hosts had counted */
+	uint64_t departed;
 };
 
-static uint64_t key_hash(const struct flow_key *key)
+struct hosttab *hosttab_new(size_t capacity)
 {
-	uint64_t a, b;
+	struct hosttab *t = calloc(1, sizeof(*t));
 
-	memcpy(&a, key->addr, 8);
-	memcpy(&b, key->addr + 8, 8);
-	a ^= b * 0x9e3779b97f4a7c15ULL;
-	a ^= a >> 32;
-	a *= 0xd6e8feb86659fd93ULL;
-	return a ^ (a >> 32);
-}
-
-struct hosttab *hosttab_new(void)
-{
-	return calloc(1, sizeof(struct hosttab));
+	if (!t)
+		return NULL;
+	t->max = capacity ? capacity : 1;
+	t->newest = t->oldest = NONE;
+	return t;
 }
 
 void hosttab_free(struct hosttab *t)
@@ -42,129 +45,304 @@ void hosttab_free(struct hosttab *t)
 		return;
 	free(t->hosts);
 	free(t->slots);
+	free(t->touched);
+	free(t->shown);
 	free(t);
 }
 
 void hosttab_clear(struct hosttab *t)
 {
-	t->count = 0;
-	t->live = 0;
-	t->interval = 0;
+	t->count = t->ntouched = t->nshown = 0;
+	t->newest = t->oldest = NONE;
+	t->tick = 0;
+	t->last_interval = 0;
+	t->departed = 0;
+	memset(&t->other, 0, sizeof(t->other));
+	memset(t->interval, 0, sizeof(t->interval));
 	if (t->slots)
 		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
 }
 
-static uint32_t *slot_of(const struct hosttab *t, const struct flow_key *key)
+static size_t slot_index(const struct hosttab *t, const struct flow_key *key)
 {
-	size_t mask = t->nslots - 1, i = key_hash(key) & mask;
+	size_t mask = t->nslots - 1, i = flow_key_hash(key) & mask;
 
-	for (;; i = (i + 1) & mask) {
-		uint32_t *s = &t->slots[i];
-
-		if (*s == EMPTY || !memcmp(&t->hosts[*s].addr, key, sizeof(*key)))
-			return s;
-	}
-}
-
-static int grow_slots(struct hosttab *t)
-{
-	size_t n = t->nslots ? t->nslots * 2 : 1024, i;
-	uint32_t *slots = malloc(n * sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	memset(slots, 0xff, n * sizeof(*slots));
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = n;
-	for (i = 0; i < t->count; i++)
-		*slot_of(t, &t->hosts[i].addr) = (uint32_t)i;
-	return 0;
+	while (t->slots[i] != EMPTY && memcmp(&t->hosts[t->slots[i]].addr, key, sizeof(*key)))
+		i = (i + 1) & mask;
+	return i;
 }
 
 const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *key)
 {
-	uint32_t *s;
+	uint32_t s;
 
 	if (!t->nslots)
 		return NULL;
-	s = slot_of(t, key);
-	return *s == EMPTY ? NULL : &t->hosts[*s];
+	s = t->slots[slot_index(t, key)];
+	return s == EMPTY ? NULL : &t->hosts[s];
 }
 
-static struct host *insert(struct hosttab *t, const struct flow_key *key)
+/* Grows the arrays so that one more host fits (up to max). */
+static int reserve(struct hosttab *t)
 {
-	uint32_t *s;
+	size_t i;
 
-	if (t->count + 1 > t->nslots / 2 && grow_slots(t))
-		return NULL;
-	s = slot_of(t, key);
-	if (*s != EMPTY)
-		return &t->hosts[*s];
-	if (t->count == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct host *h = realloc(t->hosts, cap * sizeof(*h));
+	if (t->count < t->cap)
+		return 0;
+	if (t->cap == 0 || t->cap < t->max) {
+		size_t cap = t->cap ? t->cap * 2 : 256, n;
+		struct host *h;
+		uint32_t *a, *b, *slots;
 
+		if (cap > t->max)
+			cap = t->max;
+		h = realloc(t->hosts, cap * sizeof(*h));
 		if (!h)
-			return NULL;
+			return -ENOMEM;
 		t->hosts = h;
+		a = realloc(t->touched, cap * sizeof(*a));
+		if (a)
+			t->touched = a;
+		b = realloc(t->shown, cap * sizeof(*b));
+		if (b)
+			t->shown = b;
+		if (!a || !b)
+			return -ENOMEM;
+		for (n = 1024; n < cap * 2; n *= 2)
+			;
+		if (n > t->nslots) {
+			slots = malloc(n * sizeof(*slots));
+			if (!slots)
+				return -ENOMEM;
+			memset(slots, 0xff, n * sizeof(*slots));
+			free(t->slots);
+			t->slots = slots;
+			t->nslots = n;
+			for (i = 0; i < t->count; i++)
+				t->slots[slot_index(t, &t->hosts[i].addr)] = (uint32_t)i;
+		}
 		t->cap = cap;
 	}
-	*s = (uint32_t)t->count;
-	memset(&t->hosts[t->count], 0, sizeof(struct host));
-	t->hosts[t->count].addr = *key;
-	t->hosts[t->count].gen = t->gen - 1; /* not seen in this sample yet */
-	return &t->hosts[t->count++];
+	return 0;
 }
 
-void hosttab_begin(struct hosttab *t)
+static void unlink_host(struct hosttab *t, uint32_t i)
 {
-	t->gen++;
-	t->live = 0;
+	struct host *h = &t->hosts[i];
+
+	if (h->newer != NONE)
+		t->hosts[h->newer].older = h->older;
+	else
+		t->newest = h->older;
+	if (h->older != NONE)
+		t->hosts[h->older].newer = h->newer;
+	else
+		t->oldest = h->newer;
 }
 
-/* What a kernel counter added since the last sample. A counter below the one seen last
- * means the entry was evicted and created anew in between: all it holds is new. */
-static uint64_t counter_delta(uint64_t now, uint64_t before)
+static void push_newest(struct hosttab *t, uint32_t i)
 {
-	return now >= before ? now - before : now;
+	struct host *h = &t->hosts[i];
+
+	h->seq = ++t->seq;
+	h->newer = NONE;
+	h->older = t->newest;
+	if (t->newest != NONE)
+		t->hosts[t->newest].newer = i;
+	t->newest = i;
+	if (t->oldest == NONE)
+		t->oldest = i;
 }
 
-int hosttab_observe(struct hosttab *t, const struct flow_key *key,
-		    const struct flow_counters *kernel)
+/* Removes slot s from the hash, shifting later members of its cluster back (linear
+ * probing has no tombstones). */
+static void remove_slot(struct hosttab *t, size_t s)
 {
-	struct host *h = insert(t, key);
+	size_t mask = t->nslots - 1, i = s, j = s, home;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (t->slots[j] == EMPTY)
+			break;
+		home = flow_key_hash(&t->hosts[t->slots[j]].addr) & mask;
+		/* j may move to i when its home is not in (i, j] (cyclically) */
+		if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
+			t->slots[i] = t->slots[j];
+			i = j;
+		}
+	}
+	t->slots[i] = EMPTY;
+}
+
+static void add_counters(struct flow_counters *to, const struct flow_counters *c)
+{
+	to->rx_packets += c->rx_packets;
+	to->rx_bytes += c->rx_bytes;
+	to->tx_packets += c->tx_packets;
+	to->tx_bytes += c->tx_bytes;
+}
+
+/* The host idle the longest leaves: its counts, those pending included, go to "other".
+ * Returns its index, free for the newcomer. */
+static uint32_t depart_oldest(struct hosttab *t)
+{
+	uint32_t i = t->oldest;
+	struct host *h = &t->hosts[i];
+
+	add_counters(&t->other, &h->total);
+	add_counters(&t->other, &h->pending);
+	t->departed++;
+	unlink_host(t, i);
+	remove_slot(t, slot_index(t, &h->addr));
+	return i;
+}
+
+/* The host of key, made when new; it is marked touched in the open sample. */
+static struct host *touch(struct hosttab *t, const struct flow_key *key)
+{
+	uint32_t open = t->tick + 1, i;
+	size_t s;
+	struct host *h;
+
+	if (t->nslots) {
+		s = slot_index(t, key);
+		if (t->slots[s] != EMPTY) {
+			i = t->slots[s];
+			h = &t->hosts[i];
+			if (h->pending_tick != open) {
+				h->pending_tick = open;
+				t->touched[t->ntouched++] = i;
+			}
+			/* back to the newest end once it drifted into the older half: a host
+			 * in every frame never reaches the oldest end, at one move per
+			 * capacity / 2 arrivals */
+			if (t->seq - h->seq >= t->max / 2) {
+				unlink_host(t, i);
+				push_newest(t, i);
+			}
+			return h;
+		}
+	}
+	if (reserve(t))
+		return NULL;
+	if (t->count < t->cap) {
+		i = (uint32_t)t->count++;
+		t->touched[t->ntouched++] = i;
+	} else { /* full: the slot of the host that leaves; it may be in touched already */
+		i = depart_oldest(t);
+		if (t->hosts[i].pending_tick != open)
+			t->touched[t->ntouched++] = i;
+	}
+	h = &t->hosts[i];
+	memset(h, 0, sizeof(*h));
+	h->addr = *key;
+	h->tick = t->tick; /* no past: its history reads as zeros */
+	h->pending_tick = open;
+	t->slots[slot_index(t, key)] = i;
+	push_newest(t, i);
+	return h;
+}
+
+int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes)
+{
+	struct host *h = touch(t, key);
 
 	if (!h)
 		return -ENOMEM;
-	if (h->gen == t->gen)
-		return 0; /* a key twice in one sample (a map walk racing an insert) */
-	h->delta.rx_packets = counter_delta(kernel->rx_packets, h->seen.rx_packets);
-	h->delta.rx_bytes = counter_delta(kernel->rx_bytes, h->seen.rx_bytes);
-	h->delta.tx_packets = counter_delta(kernel->tx_packets, h->seen.tx_packets);
-	h->delta.tx_bytes = counter_delta(kernel->tx_bytes, h->seen.tx_bytes);
-	h->total.rx_packets += h->delta.rx_packets;
-	h->total.rx_bytes += h->delta.rx_bytes;
-	h->total.tx_packets += h->delta.tx_packets;
-	h->total.tx_bytes += h->delta.tx_bytes;
-	h->seen = *kernel;
-	h->gen = t->gen;
-	t->live++;
+	if (tx) {
+		h->pending.tx_packets++;
+		h->pending.tx_bytes += bytes;
+	} else {
+		h->pending.rx_packets++;
+		h->pending.rx_bytes += bytes;
+	}
 	return 0;
+}
+
+int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c)
+{
+	struct host *h = touch(t, key);
+
+	if (!h)
+		return -ENOMEM;
+	add_counters(&h->pending, c);
+	return 0;
+}
+
+/* Samples of the last `seconds`: the fewest recent ones covering it. */
+static unsigned window_len(const struct hosttab *t, double seconds)
+{
+	unsigned k, kept = t->tick < HISTORY_SLOTS ? t->tick : HISTORY_SLOTS;
+	double covered = 0;
+
+	for (k = 0; k < kept && covered < seconds - 1e-6; k++)
+		covered += t->interval[(t->tick - k) % HISTORY_SLOTS];
+	return k;
+}
+
+static double window_rate(const struct hosttab *t, const struct host *h, unsigned k, int tx)
+{
+	const float *slot = tx ? h->tx_hist : h->rx_hist;
+	double bytes = 0, secs = 0;
+	uint32_t n;
+	unsigned j;
+
+	for (j = 0; j < k; j++) {
+		n = t->tick - j;
+		secs += t->interval[n % HISTORY_SLOTS];
+		if (n <= h->tick) /* samples after its last traffic hold nothing */
+			bytes += slot[n % HISTORY_SLOTS];
+	}
+	return secs > 0 ? bytes / secs : 0;
+}
+
+double hosttab_rate(const struct hosttab *t, const struct host *h, double seconds, int tx)
+{
+	return window_rate(t, h, window_len(t, seconds), tx);
 }
 
 void hosttab_end(struct hosttab *t, double interval)
 {
+	uint32_t now = t->tick + 1, n;
+	unsigned k2;
 	size_t i;
 
-	t->interval = interval;
-	for (i = 0; i < t->count; i++) {
-		struct host *h = &t->hosts[i];
+	/* last sample's deltas that this one does not renew go back to zero */
+	for (i = 0; i < t->nshown; i++)
+		if (t->shown[i] < t->count && t->hosts[t->shown[i]].pending_tick != now)
+			memset(&t->hosts[t->shown[i]].delta, 0, sizeof(struct flow_counters));
+	t->tick = now;
+	t->interval[now % HISTORY_SLOTS] = (float)interval;
+	t->last_interval = interval;
+	k2 = window_len(t, 2.0);
+	for (i = 0; i < t->ntouched; i++) {
+		struct host *h = &t->hosts[t->touched[i]];
 
-		if (h->gen != t->gen) { /* evicted from the map: a new entry starts at 0 */
-			memset(&h->delta, 0, sizeof(h->delta));
-			memset(&h->seen, 0, sizeof(h->seen));
+		/* the samples it had no traffic in, then this one */
+		n = now - h->tick > HISTORY_SLOTS ? now - HISTORY_SLOTS + 1 : h->tick + 1;
+		for (; n < now; n++)
+			h->rx_hist[n % HISTORY_SLOTS] = h->tx_hist[n % HISTORY_SLOTS] = 0;
+		h->rx_hist[now % HISTORY_SLOTS] = (float)h->pending.rx_bytes;
+		h->tx_hist[now % HISTORY_SLOTS] = (float)h->pending.tx_bytes;
+		h->tick = now;
+		h->delta = h->pending;
+		add_counters(&h->total, &h->pending);
+		memset(&h->pending, 0, sizeof(h->pending));
+		{
+			double r = window_rate(t, h, k2, 0) + window_rate(t, h, k2, 1);
+
+			if (r > h->peak)
+				h->peak = (float)r;
 		}
+	}
+	/* the touched become the shown; the arrays swap */
+	{
+		uint32_t *s = t->shown;
+
+		t->shown = t->touched;
+		t->nshown = t->ntouched;
+		t->touched = s;
+		t->ntouched = 0;
 	}
 }
 
@@ -173,14 +351,34 @@ size_t hosttab_count(const struct hosttab *t)
 	return t->count;
 }
 
-size_t hosttab_live(const struct hosttab *t)
+size_t hosttab_capacity(const struct hosttab *t)
 {
-	return t->live;
+	return t->max;
+}
+
+size_t hosttab_active(const struct hosttab *t)
+{
+	return t->nshown;
 }
 
 double hosttab_interval(const struct hosttab *t)
 {
-	return t->interval;
+	return t->last_interval;
+}
+
+uint32_t hosttab_tick(const struct hosttab *t)
+{
+	return t->tick;
+}
+
+uint64_t hosttab_departed(const struct hosttab *t)
+{
+	return t->departed;
+}
+
+const struct flow_counters *hosttab_other(const struct hosttab *t)
+{
+	return &t->other;
 }
 
 const struct host *hosttab_get(const struct hosttab *t, size_t i)
@@ -202,27 +400,4 @@ int host_cmp_rate(const struct host *a, const struct host *b)
 		r = cmp_u64_desc(a->total.rx_bytes + a->total.tx_bytes,
 				 b->total.rx_bytes + b->total.tx_bytes);
 	return r ? r : memcmp(&a->addr, &b->addr, sizeof(a->addr));
-}
-
-struct sort_ctx {
-	host_cmp_fn cmp;
-};
-
-static int sort_trampoline(const void *a, const void *b, void *arg)
-{
-	const struct sort_ctx *ctx = arg;
-
-	return ctx->cmp(*(const struct host *const *)a, *(const struct host *const *)b);
-}
-
-void hosttab_sorted(const struct hosttab *t, const struct host **rows, host_cmp_fn cmp)
-{
-	struct sort_ctx ctx = { cmp };
-	size_t i;
-
-	if (!t->count)
-		return; /* rows may be NULL: nothing to sort */
-	for (i = 0; i < t->count; i++)
-		rows[i] = &t->hosts[i];
-	qsort_r(rows, t->count, sizeof(*rows), sort_trampoline, &ctx);
 }

@@ -39,10 +39,17 @@ static void write_json(FILE *f, const struct report *r)
 	fprintf(f,
 		",\"interval\":%.3f,\"totals\":{\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"non_ip\":%" PRIu64 ",\"truncated\":%" PRIu64 ",\"evicted\":%" PRIu64
-		",\"lost\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"capacity\":%" PRIu64 "},\"hosts\":[",
+		",\"lost\":%" PRIu64 ",\"spilled\":%" PRIu64 ",\"hosts\":%" PRIu64
+		",\"capacity\":%" PRIu64 ",\"listed\":%zu,\"matching\":%zu},",
 		t->interval, (uint64_t)t->total.frames, (uint64_t)t->total.bytes,
 		(uint64_t)t->total.non_ip, (uint64_t)t->total.truncated, t->evicted,
-		(uint64_t)t->total.lost, t->live_hosts, t->capacity);
+		(uint64_t)t->total.lost, (uint64_t)t->total.spilled, t->live_hosts, t->capacity,
+		r->nrows, r->nhosts > r->nrows ? r->nhosts : r->nrows);
+	fprintf(f,
+		"\"other\":{\"hosts\":%" PRIu64 ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
+		",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64 "},\"hosts\":[",
+		t->evicted, (uint64_t)t->other.rx_packets, (uint64_t)t->other.rx_bytes,
+		(uint64_t)t->other.tx_packets, (uint64_t)t->other.tx_bytes);
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
@@ -97,6 +104,8 @@ static void write_text(FILE *f, const struct report *r)
 		fmt_scaled(per_second(BITS(t->delta.bytes), t->interval), "b/s", bps, sizeof(bps)),
 		(uint64_t)t->total.non_ip, (uint64_t)t->total.truncated, t->evicted,
 		(uint64_t)t->total.lost, t->live_hosts, t->capacity);
+	if (r->nhosts > r->nrows)
+		fprintf(f, "the %zu busiest of %zu hosts\n", r->nrows, r->nhosts);
 	fprintf(f, "%-39s %10s %12s %10s %12s %10s %10s\n", "ADDRESS", "RX PKTS", "RX BYTES",
 		"TX PKTS", "TX BYTES", "RX RATE", "TX RATE");
 	for (i = 0; i < r->nrows; i++) {

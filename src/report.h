@@ -21,6 +21,7 @@ struct report {
 	const struct flow_totals *totals;
 	const struct host *const *rows; /* in the order to print */
 	size_t nrows;
+	size_t nhosts; /* hosts rows was chosen from (a limit printed only nrows) */
 };
 
 /* Writes r to f. Returns 0, or -EIO when f reports a write error. */

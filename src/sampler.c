@@ -1,39 +1,85 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* sampler.c: batch reads of the per-CPU hosts map (key-by-key where the kernel has no
- * batch ops), per-CPU sums, and the stats array. */
+/* sampler.c: the rings read through mmap (acquire the head, read the records, release
+ * the tail), the spill map read in batches only when it took frames, its cumulative
+ * counters turned into deltas, and the per-CPU stats summed. */
 #include "sampler.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-struct sampler {
-	int hosts_fd, stats_fd;
-	unsigned ncpus;
-	size_t max_entries;	    /* the hosts map's capacity */
-	size_t cap;		    /* keys the buffers hold */
-	struct flow_key *keys;	    /* cap keys */
-	struct flow_counters *vals; /* cap * ncpus values */
-	struct flow_stats *stats;   /* ncpus values */
-	bool no_batch;		    /* the kernel refused batch lookups once */
+/* The spill map's counters as last read, to subtract from the next read. */
+struct seen {
+	struct flow_key *keys;
+	struct flow_counters *vals;
+	uint8_t *used;
+	size_t nslots; /* power of two */
 };
 
-struct sampler *sampler_new(int hosts_fd, int stats_fd)
+struct sampler {
+	struct bpf_maps m;
+	struct flow_record *ring;  /* ncpus * ring_slots records, read only */
+	struct flow_ring_ctl *ctl; /* ncpus heads and tails */
+	size_t ring_len, ctl_len;  /* mmap lengths */
+	struct flow_stats *stats;  /* ncpus values */
+	size_t spill_cap;	   /* keys the spill buffers hold */
+	struct flow_key *spill_keys;
+	struct flow_counters *spill_vals; /* spill_cap * ncpus */
+	struct seen seen, next;		  /* the last read, and the one being made */
+	uint64_t spilled_read;		  /* stats.spilled when the spill map was last read */
+	bool no_batch;			  /* the kernel refused batch lookups once */
+	double ring_peak;
+};
+
+static size_t page_round(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) / page * page;
+}
+
+static int seen_init(struct seen *t, size_t entries)
+{
+	size_t n = 64;
+
+	while (n < entries * 2)
+		n *= 2;
+	t->nslots = n;
+	t->keys = calloc(n, sizeof(*t->keys));
+	t->vals = calloc(n, sizeof(*t->vals));
+	t->used = calloc(n, 1);
+	return t->keys && t->vals && t->used ? 0 : -ENOMEM;
+}
+
+static void seen_free(struct seen *t)
+{
+	free(t->keys);
+	free(t->vals);
+	free(t->used);
+}
+
+static size_t seen_slot(const struct seen *t, const struct flow_key *key)
+{
+	size_t mask = t->nslots - 1, i = flow_key_hash(key) & mask;
+
+	while (t->used[i] && memcmp(&t->keys[i], key, sizeof(*key)))
+		i = (i + 1) & mask;
+	return i;
+}
+
+struct sampler *sampler_new(const struct bpf_maps *maps)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	struct sampler *s;
-	int ncpus, err;
+	int err;
 
-	ncpus = libbpf_num_possible_cpus();
-	if (ncpus <= 0) {
-		errno = ncpus ? -ncpus : EINVAL;
-		return NULL;
-	}
-	err = bpf_obj_get_info_by_fd(hosts_fd, &info, &len);
+	err = bpf_obj_get_info_by_fd(maps->spill_fd, &info, &len);
 	if (err) {
 		errno = -err;
 		return NULL;
@@ -41,16 +87,26 @@ struct sampler *sampler_new(int hosts_fd, int stats_fd)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->hosts_fd = hosts_fd;
-	s->stats_fd = stats_fd;
-	s->ncpus = (unsigned)ncpus;
-	s->max_entries = info.max_entries;
+	s->m = *maps;
+	s->ring = MAP_FAILED;
+	s->ctl = MAP_FAILED;
+	s->ring_len = page_round((size_t)maps->ncpus * maps->ring_slots * sizeof(*s->ring));
+	s->ctl_len = page_round((size_t)maps->ncpus * sizeof(*s->ctl));
+	s->ring = mmap(NULL, s->ring_len, PROT_READ, MAP_SHARED, maps->ring_fd, 0);
+	s->ctl = mmap(NULL, s->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_ctl_fd, 0);
 	/* a walk racing inserts and evictions may meet more keys than the map holds */
-	s->cap = info.max_entries + info.max_entries / 8 + 64;
-	s->keys = calloc(s->cap, sizeof(*s->keys));
-	s->vals = calloc(s->cap * s->ncpus, sizeof(*s->vals));
-	s->stats = calloc(s->ncpus, sizeof(*s->stats));
-	if (!s->keys || !s->vals || !s->stats) {
+	s->spill_cap = info.max_entries + info.max_entries / 8 + 64;
+	s->spill_keys = calloc(s->spill_cap, sizeof(*s->spill_keys));
+	s->spill_vals = calloc(s->spill_cap * maps->ncpus, sizeof(*s->spill_vals));
+	s->stats = calloc(maps->ncpus, sizeof(*s->stats));
+	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED) {
+		err = errno;
+		sampler_free(s);
+		errno = err;
+		return NULL;
+	}
+	if (!s->spill_keys || !s->spill_vals || !s->stats || seen_init(&s->seen, s->spill_cap) ||
+	    seen_init(&s->next, s->spill_cap)) {
 		sampler_free(s);
 		errno = ENOMEM;
 		return NULL;
@@ -62,18 +118,58 @@ void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
-	free(s->keys);
-	free(s->vals);
+	if (s->ring != MAP_FAILED)
+		munmap(s->ring, s->ring_len);
+	if (s->ctl != MAP_FAILED)
+		munmap((void *)s->ctl, s->ctl_len);
+	free(s->spill_keys);
+	free(s->spill_vals);
 	free(s->stats);
+	seen_free(&s->seen);
+	seen_free(&s->next);
 	free(s);
 }
 
-void sampler_force_by_key(struct sampler *s)
+/* Records of CPU c up to head into t; the tail then frees their slots. */
+static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint64_t head)
 {
-	s->no_batch = true;
+	struct flow_ring_ctl *ctl = &s->ctl[c];
+	const struct flow_record *ring = s->ring + (size_t)c * s->m.ring_slots;
+	uint64_t tail = ctl->tail, n = head - tail, mask = s->m.ring_slots - 1;
+	double fill = (double)n / s->m.ring_slots;
+
+	if (fill > s->ring_peak)
+		s->ring_peak = fill;
+	for (; tail != head; tail++) {
+		const struct flow_record *r = &ring[tail & mask];
+
+		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
+		hosttab_add_frame(t, &r->src, 1, r->bytes);
+		hosttab_add_frame(t, &r->dst, 0, r->bytes);
+	}
+	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
+	return n;
 }
 
-/* Reads up to cap entries with BPF_MAP_LOOKUP_BATCH; -EINVAL/-ENOTSUP mean "no batch". */
+uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
+{
+	uint64_t n = 0;
+	unsigned c;
+
+	for (c = 0; c < s->m.ncpus; c++)
+		n += drain_cpu(s, t, c, __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE));
+	return n;
+}
+
+double sampler_ring_peak(struct sampler *s)
+{
+	double p = s->ring_peak;
+
+	s->ring_peak = 0;
+	return p;
+}
+
+/* Reads up to spill_cap entries with BPF_MAP_LOOKUP_BATCH; -EINVAL/-ENOTSUP mean "no batch". */
 static int read_batch(struct sampler *s, size_t *n)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
@@ -82,10 +178,10 @@ static int read_batch(struct sampler *s, size_t *n)
 	int err;
 
 	*n = 0;
-	while (*n < s->cap) {
-		count = (__u32)(s->cap - *n);
-		err = bpf_map_lookup_batch(s->hosts_fd, in, &token, s->keys + *n,
-					   s->vals + *n * s->ncpus, &count, &opts);
+	while (*n < s->spill_cap) {
+		count = (__u32)(s->spill_cap - *n);
+		err = bpf_map_lookup_batch(s->m.spill_fd, in, &token, s->spill_keys + *n,
+					   s->spill_vals + *n * s->m.ncpus, &count, &opts);
 		*n += count;
 		if (err == -ENOENT)
 			return 0; /* the walk is complete */
@@ -102,14 +198,15 @@ static int read_by_key(struct sampler *s, size_t *n)
 	int err;
 
 	*n = 0;
-	while (*n < s->cap) {
-		err = bpf_map_get_next_key(s->hosts_fd, prev, &s->keys[*n]);
+	while (*n < s->spill_cap) {
+		err = bpf_map_get_next_key(s->m.spill_fd, prev, &s->spill_keys[*n]);
 		if (err == -ENOENT)
 			return 0;
 		if (err)
 			return err;
-		err = bpf_map_lookup_elem(s->hosts_fd, &s->keys[*n], s->vals + *n * s->ncpus);
-		prev = &s->keys[*n];
+		err = bpf_map_lookup_elem(s->m.spill_fd, &s->spill_keys[*n],
+					  s->spill_vals + *n * s->m.ncpus);
+		prev = &s->spill_keys[*n];
 		if (err == -ENOENT)
 			continue; /* evicted between the two calls */
 		if (err)
@@ -119,17 +216,80 @@ static int read_by_key(struct sampler *s, size_t *n)
 	return 0;
 }
 
+static int read_spill_entries(struct sampler *s, size_t *n)
+{
+	int err = s->no_batch ? -EINVAL : read_batch(s, n);
+
+	if (err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP) {
+		s->no_batch = true;
+		err = read_by_key(s, n);
+	}
+	return err;
+}
+
+/* What a cumulative counter added since the last read. A counter below the one seen
+ * means the entry was evicted and created anew in between: all it holds is new. */
+static uint64_t counter_delta(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : now;
+}
+
+/* Adds what each spill entry gained since the last read to t. */
+static int read_spill(struct sampler *s, struct hosttab *t)
+{
+	struct seen swap;
+	size_t n, i;
+	unsigned c;
+	int err;
+
+	err = read_spill_entries(s, &n);
+	if (err)
+		return err;
+	memset(s->next.used, 0, s->next.nslots);
+	for (i = 0; i < n; i++) {
+		const struct flow_counters *v = s->spill_vals + i * s->m.ncpus;
+		struct flow_counters sum = {}, d;
+		size_t was = seen_slot(&s->seen, &s->spill_keys[i]), to;
+
+		for (c = 0; c < s->m.ncpus; c++) {
+			sum.rx_packets += v[c].rx_packets;
+			sum.rx_bytes += v[c].rx_bytes;
+			sum.tx_packets += v[c].tx_packets;
+			sum.tx_bytes += v[c].tx_bytes;
+		}
+		to = seen_slot(&s->next, &s->spill_keys[i]);
+		if (s->next.used[to])
+			continue; /* a key twice in one walk (racing an insert) */
+		s->next.used[to] = 1;
+		s->next.keys[to] = s->spill_keys[i];
+		s->next.vals[to] = sum;
+		d = sum;
+		if (s->seen.used[was]) {
+			d.rx_packets = counter_delta(sum.rx_packets, s->seen.vals[was].rx_packets);
+			d.rx_bytes = counter_delta(sum.rx_bytes, s->seen.vals[was].rx_bytes);
+			d.tx_packets = counter_delta(sum.tx_packets, s->seen.vals[was].tx_packets);
+			d.tx_bytes = counter_delta(sum.tx_bytes, s->seen.vals[was].tx_bytes);
+		}
+		if ((d.rx_packets || d.tx_packets) && hosttab_add(t, &s->spill_keys[i], &d))
+			return -ENOMEM;
+	}
+	swap = s->seen;
+	s->seen = s->next;
+	s->next = swap;
+	return 0;
+}
+
 static int read_stats(struct sampler *s, struct flow_stats *sum)
 {
 	__u32 zero = 0;
 	unsigned c;
 	int err;
 
-	err = bpf_map_lookup_elem(s->stats_fd, &zero, s->stats);
+	err = bpf_map_lookup_elem(s->m.stats_fd, &zero, s->stats);
 	if (err)
 		return err;
 	memset(sum, 0, sizeof(*sum));
-	for (c = 0; c < s->ncpus; c++) {
+	for (c = 0; c < s->m.ncpus; c++) {
 		sum->frames += s->stats[c].frames;
 		sum->bytes += s->stats[c].bytes;
 		sum->non_ip += s->stats[c].non_ip;
@@ -138,64 +298,54 @@ static int read_stats(struct sampler *s, struct flow_stats *sum)
 		sum->lost += s->stats[c].lost;
 		sum->out_frames += s->stats[c].out_frames;
 		sum->out_bytes += s->stats[c].out_bytes;
+		sum->spilled += s->stats[c].spilled;
 	}
 	return 0;
 }
 
-static uint64_t stat_delta(uint64_t now, uint64_t before)
-{
-	return now >= before ? now - before : now;
-}
+#define DELTA(f) totals->delta.f = now.f >= totals->total.f ? now.f - totals->total.f : now.f
 
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval)
 {
+	uint64_t heads[s->m.ncpus];
 	struct flow_stats now;
-	size_t n, i;
 	unsigned c;
 	int err;
 
-	/* stats first: a frame counted in a host entry is then never missing from them */
+	/* hosts first, then stats: the filter counts a frame in the stats before it
+	 * publishes its record, so every record read here is in the stats read after */
+	for (c = 0; c < s->m.ncpus; c++)
+		heads[c] = __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE);
 	err = read_stats(s, &now);
 	if (err)
 		return err;
-	err = s->no_batch ? -EINVAL : read_batch(s, &n);
-	if (err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP) {
-		s->no_batch = true;
-		err = read_by_key(s, &n);
-	}
-	if (err)
-		return err;
-
-	hosttab_begin(t);
-	for (i = 0; i < n; i++) {
-		const struct flow_counters *v = s->vals + i * s->ncpus;
-		struct flow_counters sum = {};
-
-		for (c = 0; c < s->ncpus; c++) {
-			sum.rx_packets += v[c].rx_packets;
-			sum.rx_bytes += v[c].rx_bytes;
-			sum.tx_packets += v[c].tx_packets;
-			sum.tx_bytes += v[c].tx_bytes;
-		}
-		err = hosttab_observe(t, &s->keys[i], &sum);
+	if (now.spilled != s->spilled_read) { /* the spill map took frames since its last read */
+		err = read_spill(s, t);
 		if (err)
 			return err;
+		s->spilled_read = now.spilled;
 	}
+	err = read_stats(s, &now);
+	if (err)
+		return err;
+	for (c = 0; c < s->m.ncpus; c++)
+		drain_cpu(s, t, c, heads[c]);
 	hosttab_end(t, interval);
 
-	totals->delta.frames = stat_delta(now.frames, totals->total.frames);
-	totals->delta.bytes = stat_delta(now.bytes, totals->total.bytes);
-	totals->delta.non_ip = stat_delta(now.non_ip, totals->total.non_ip);
-	totals->delta.truncated = stat_delta(now.truncated, totals->total.truncated);
-	totals->delta.new_entries = stat_delta(now.new_entries, totals->total.new_entries);
-	totals->delta.lost = stat_delta(now.lost, totals->total.lost);
-	totals->delta.out_frames = stat_delta(now.out_frames, totals->total.out_frames);
-	totals->delta.out_bytes = stat_delta(now.out_bytes, totals->total.out_bytes);
+	DELTA(frames);
+	DELTA(bytes);
+	DELTA(non_ip);
+	DELTA(truncated);
+	DELTA(new_entries);
+	DELTA(lost);
+	DELTA(out_frames);
+	DELTA(out_bytes);
+	DELTA(spilled);
 	totals->total = now;
-	totals->live_hosts = hosttab_live(t);
-	totals->evicted =
-	    now.new_entries > totals->live_hosts ? now.new_entries - totals->live_hosts : 0;
-	totals->capacity = s->max_entries;
+	totals->other = *hosttab_other(t);
+	totals->live_hosts = hosttab_count(t);
+	totals->evicted = hosttab_departed(t);
+	totals->capacity = hosttab_capacity(t);
 	totals->interval = interval;
 	return 0;
 }
@@ -204,22 +354,29 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 {
 	__u32 zero = 0;
 	size_t n, i;
+	unsigned c;
 	int err;
 
+	for (c = 0; c < s->m.ncpus; c++) /* what the rings hold is dropped */
+		__atomic_store_n(&s->ctl[c].tail,
+				 __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
 	err = read_by_key(s, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++) {
-		err = bpf_map_delete_elem(s->hosts_fd, &s->keys[i]);
+		err = bpf_map_delete_elem(s->m.spill_fd, &s->spill_keys[i]);
 		if (err && err != -ENOENT)
 			return err;
 	}
-	memset(s->stats, 0, s->ncpus * sizeof(*s->stats));
-	err = bpf_map_update_elem(s->stats_fd, &zero, s->stats, BPF_ANY);
+	memset(s->seen.used, 0, s->seen.nslots);
+	s->spilled_read = 0;
+	memset(s->stats, 0, s->m.ncpus * sizeof(*s->stats));
+	err = bpf_map_update_elem(s->m.stats_fd, &zero, s->stats, BPF_ANY);
 	if (err)
 		return err;
 	hosttab_clear(t);
 	memset(totals, 0, sizeof(*totals));
-	totals->capacity = s->max_entries;
+	totals->capacity = hosttab_capacity(t);
 	return 0;
 }

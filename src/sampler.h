@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* sampler.h: reads the kernel's counters once per interval into a host table and
- * totals. The only code that knows how the BPF maps store counters. */
+/* sampler.h: empties the filter's per-CPU rings into a host table (often, between
+ * samples) and closes one sample per interval with the totals. The only code that knows
+ * how the BPF maps store counters. */
 #ifndef FLOWTOP_SAMPLER_H
 #define FLOWTOP_SAMPLER_H
 
@@ -8,32 +9,38 @@
 #include <stdint.h>
 
 #include "../bpf/flowtop.h"
+#include "bpf_load.h"
 #include "hosttab.h"
 
 /* Whole-interface counters. */
 struct flow_totals {
-	struct flow_stats total; /* cumulative since attach */
-	struct flow_stats delta; /* added during the last interval */
-	uint64_t live_hosts;	 /* entries in the map at the last sample */
-	uint64_t evicted;	 /* entries the map's LRU dropped since attach */
-	uint64_t capacity;	 /* entries the map can hold */
-	double interval;	 /* seconds the last sample covered */
+	struct flow_stats total;    /* cumulative since attach */
+	struct flow_stats delta;    /* added during the last interval */
+	struct flow_counters other; /* what the hosts that left the table had counted */
+	uint64_t live_hosts;	    /* hosts in the table at the last sample */
+	uint64_t evicted;	    /* hosts that left the full table since attach */
+	uint64_t capacity;	    /* hosts the table can hold */
+	double interval;	    /* seconds the last sample covered */
 };
 
 struct sampler;
 
-/* Takes the two map fds (not owned). Returns NULL with errno set. */
-struct sampler *sampler_new(int hosts_fd, int stats_fd);
+/* Maps the rings of maps (fds not owned). NULL with errno set. */
+struct sampler *sampler_new(const struct bpf_maps *maps);
 void sampler_free(struct sampler *s);
 
-/* Empties the maps: call while no socket is attached, before counting anew. */
+/* Empties the maps, the table and the totals: call while no socket is attached. */
 int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *totals);
 
-/* Reads every map entry into t and the stats into totals; interval is the time since
- * the previous sample. Returns 0 or -errno. */
+/* Moves every record the rings hold into t (no system call). Returns how many. */
+uint64_t sampler_drain(struct sampler *s, struct hosttab *t);
+
+/* Closes one sample: the rings, the spill map when it took frames, and the stats, read
+ * in an order that keeps every host's count within the totals. interval is the time
+ * since the previous sample. 0 or -errno. */
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval);
 
-/* Reads key by key from now on, as on kernels without batch ops (benchmarks). */
-void sampler_force_by_key(struct sampler *s);
+/* The fullest any CPU's ring has been at a drain since the last call, 0..1. */
+double sampler_ring_peak(struct sampler *s);
 
 #endif

@@ -183,7 +183,7 @@ void dns_free(struct dns *d)
 	put_ref(d);
 }
 
-const char *dns_name(struct dns *d, const struct flow_key *key)
+const char *dns_name(struct dns *d, const struct flow_key *key, bool lookup)
 {
 	const char *name = NULL;
 	struct entry *e;
@@ -192,7 +192,7 @@ const char *dns_name(struct dns *d, const struct flow_key *key)
 	e = find(d, key);
 	if (e && e->state == E_DONE) {
 		name = e->name; /* entries never move or change once done */
-	} else if (e && e->state == E_EMPTY && d->len < QUEUE_SLOTS) {
+	} else if (lookup && e && e->state == E_EMPTY && d->len < QUEUE_SLOTS) {
 		e->key = *key;
 		e->state = E_QUEUED;
 		d->queue[(d->head + d->len) % QUEUE_SLOTS] = *key;

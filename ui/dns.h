@@ -3,6 +3,8 @@
 #ifndef FLOWTOP_DNS_H
 #define FLOWTOP_DNS_H
 
+#include <stdbool.h>
+
 #include "../bpf/flowtop.h"
 
 struct dns;
@@ -14,8 +16,8 @@ struct dns *dns_new(int *notify_fd);
  * never waits for a slow resolver. */
 void dns_free(struct dns *d);
 
-/* The name of key if known; otherwise NULL, and the lookup is queued (once). */
-const char *dns_name(struct dns *d, const struct flow_key *key);
+/* The name of key if known; otherwise NULL, and with lookup the lookup is queued (once). */
+const char *dns_name(struct dns *d, const struct flow_key *key, bool lookup);
 
 /* Reads the notification, so the fd polls quiet again. */
 void dns_drain(struct dns *d);

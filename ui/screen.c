@@ -138,7 +138,7 @@ static void draw_table(const struct screen_state *s)
 		attroff(A_REVERSE | A_BOLD);
 		x += w + 1;
 	}
-	for (y = 0, r = v->top; y < rows && r < v->nrows; y++, r++) {
+	for (y = 0, r = v->top; y < rows && r < v->nbuilt; y++, r++) {
 		const struct row *row = &v->rows[r];
 
 		if (r == v->selected)

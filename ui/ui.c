@@ -19,7 +19,6 @@
 
 #include "dns.h"
 #include "fmt.h"
-#include "history.h"
 #include "keys.h"
 #include "report.h"
 #include "screen.h"
@@ -40,7 +39,6 @@ struct ui {
 	struct capture *cap;
 	const struct cli_opts *opts;
 	struct view view;
-	struct history *hist;
 	struct dns *dns;
 	int dns_fd;
 	char status[512];
@@ -79,18 +77,37 @@ static void set_status(struct ui *u, const char *fmt, ...)
 	u->status_until = now_mono() + STATUS_SECONDS;
 }
 
-static const char *name_of(const struct flow_key *key, void *arg)
+static const char *name_of(const struct flow_key *key, bool lookup, void *arg)
 {
 	struct ui *u = arg;
 
-	return u->dns ? dns_name(u->dns, key) : NULL;
+	return u->dns ? dns_name(u->dns, key, lookup) : NULL;
+}
+
+/* Builds the rows a screen needs (want 0), or all of them (a dump). */
+static void build(struct ui *u, size_t want)
+{
+	size_t page = (size_t)screen_table_rows();
+
+	if (view_build(&u->view, capture_hosts(u->cap), want ? want : view_want(&u->view, page),
+		       name_of, u))
+		set_status(u, "out of memory building the rows");
+	view_select(&u->view, 0, page);
 }
 
 static void rebuild(struct ui *u)
 {
-	if (view_build(&u->view, capture_hosts(u->cap), u->hist, name_of, u))
-		set_status(u, "out of memory building the rows");
-	view_select(&u->view, 0, (size_t)screen_table_rows());
+	build(u, 0);
+}
+
+/* After the selection moved: more rows when it went past those built. */
+static void follow_selection(struct ui *u)
+{
+	size_t page = (size_t)screen_table_rows();
+
+	if (!u->view.paused && u->view.nbuilt < u->view.nrows &&
+	    view_want(&u->view, page) > u->view.nbuilt)
+		rebuild(u);
 }
 
 static void draw(struct ui *u)
@@ -133,7 +150,6 @@ static void sample(struct ui *u)
 		set_status(u, "cannot read the counters: %s", strerror(-err));
 		return;
 	}
-	history_push(u->hist, capture_hosts(u->cap));
 	u->cost_ns = capture_cost_ns(u->cap);
 	if (!u->view.paused)
 		rebuild(u);
@@ -175,7 +191,6 @@ static void switch_to(struct ui *u, const char *name)
 		return;
 	}
 	u->iface_lost = false;
-	history_clear(u->hist);
 	u->view.selected = u->view.top = 0;
 	u->attached_at = u->last_sample = now_mono();
 	capture_cost_ns(u->cap);
@@ -209,28 +224,34 @@ static void default_dump_name(struct ui *u)
 		snapshot_default_name(capture_iface(u->cap)->name, u->input, sizeof(u->input));
 }
 
-/* Writes the rows that pass the filter, in the order shown. */
+/* Writes the rows that pass the filter, in the order shown (those frozen on screen
+ * when paused). */
 static int dump(struct ui *u, const char *path, char *err, size_t errlen)
 {
-	const struct host **rows = calloc(u->view.nrows + 1, sizeof(*rows));
+	const struct host **rows;
 	struct report r = {
 		.iface = capture_iface(u->cap)->name,
 		.totals = capture_totals(u->cap),
-		.rows = rows,
-		.nrows = u->view.nrows,
 	};
 	size_t i;
 	int ret;
 
+	if (!u->view.paused)
+		build(u, u->view.nrows);
+	rows = calloc(u->view.nbuilt + 1, sizeof(*rows));
+	r.rows = rows;
+	r.nrows = u->view.nbuilt;
 	if (!rows) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	for (i = 0; i < u->view.nrows; i++)
+	for (i = 0; i < u->view.nbuilt; i++)
 		rows[i] = &u->view.rows[i].host;
 	clock_gettime(CLOCK_REALTIME, &r.time);
 	ret = snapshot_write(path, &r, err, errlen);
 	free(rows);
+	if (!u->view.paused)
+		rebuild(u); /* back to the rows a screen needs */
 	return ret;
 }
 
@@ -341,21 +362,27 @@ static void table_key(struct ui *u, int ch)
 		break;
 	case ACT_UP:
 		view_select(&u->view, -1, page);
+		follow_selection(u);
 		break;
 	case ACT_DOWN:
 		view_select(&u->view, 1, page);
+		follow_selection(u);
 		break;
 	case ACT_PAGE_UP:
 		view_select(&u->view, -(long)page, page);
+		follow_selection(u);
 		break;
 	case ACT_PAGE_DOWN:
 		view_select(&u->view, (long)page, page);
+		follow_selection(u);
 		break;
 	case ACT_HOME:
 		view_select(&u->view, -(long)u->view.nrows, page);
+		follow_selection(u);
 		break;
 	case ACT_END:
 		view_select(&u->view, (long)u->view.nrows, page);
+		follow_selection(u);
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -411,7 +438,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 {
 	struct ui u = { .cap = c, .opts = opts, .dns_fd = -1, .cost_ns = -1 };
 	sigset_t mask;
-	int tfd, sfd, ch;
+	int tfd, sfd, dfd, ch;
 	char err[512];
 
 	view_init(&u.view);
@@ -419,20 +446,22 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	u.view.names = !opts->numeric;
 	u.view.sort = (enum col_id)opts->sort_column;
 	u.view.filter = opts->filter;
-	u.hist = history_new();
-	if (u.view.names)
-		u.dns = dns_new(&u.dns_fd);
-	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
+	/* blocked before the resolver thread starts, which inherits the mask: a signal
+	 * then always reaches the signalfd, never a thread with the default action */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
+	if (u.view.names)
+		u.dns = dns_new(&u.dns_fd);
+	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	tfd = make_timer(opts->delay);
-	if (!u.hist || sfd < 0 || tfd < 0) {
+	dfd = make_timer(CAPTURE_DRAIN_SECONDS < opts->delay ? CAPTURE_DRAIN_SECONDS : opts->delay);
+	if (sfd < 0 || tfd < 0 || dfd < 0) {
 		fprintf(stderr, "flowtop: cannot set up the screen loop: %s\n", strerror(errno));
 		return 1;
 	}
@@ -441,14 +470,15 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	rebuild(&u);
 	draw(&u);
 	while (!u.quit) {
-		struct pollfd pfd[5] = {
+		struct pollfd pfd[6] = {
 			{ .fd = STDIN_FILENO, .events = POLLIN },
 			{ .fd = tfd, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
 			{ .fd = capture_fd(c), .events = 0 },
 			{ .fd = u.dns ? u.dns_fd : -1, .events = POLLIN },
+			{ .fd = dfd, .events = POLLIN },
 		};
-		int n = poll(pfd, 5, 1000);
+		int n = poll(pfd, 6, 1000);
 
 		if (n < 0 && errno != EINTR)
 			break;
@@ -481,6 +511,12 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 				sample(&u);
 			}
 		}
+		if (n > 0 && pfd[5].revents & POLLIN) {
+			uint64_t ticks;
+
+			if (read(dfd, &ticks, sizeof(ticks)) > 0)
+				capture_drain(c);
+		}
 		if (n > 0 && pfd[3].revents)
 			link_check(&u);
 		if (n > 0 && u.dns && pfd[4].revents & POLLIN) {
@@ -498,10 +534,10 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 		u.status_code = 1;
 	}
 	close(tfd);
+	close(dfd);
 	close(sfd);
 	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 	dns_free(u.dns);
-	history_free(u.hist);
 	view_free(&u.view);
 	return u.status_code;
 }

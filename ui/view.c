@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* view.c: filter, rate windows and sort, from the host table to the rows on screen. */
+/* view.c: filter and sort key per host, a partial selection of the rows to show, their
+ * rates and names. Costs one pass over the hosts plus what is shown. */
 #include "view.h"
 
 #include <errno.h>
@@ -7,6 +8,12 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "topk.h"
+
+struct view_pick {
+	double key;
+	const struct host *host;
+};
 
 void view_init(struct view *v)
 {
@@ -18,81 +25,100 @@ void view_init(struct view *v)
 void view_free(struct view *v)
 {
 	free(v->rows);
+	free(v->picks);
 	v->rows = NULL;
-	v->nrows = v->cap = 0;
+	v->picks = NULL;
+	v->nrows = v->nbuilt = v->cap = v->picks_cap = 0;
 }
 
-struct sort_ctx {
-	enum col_id col;
-	bool reverse;
+struct pick_order {
+	bool by_addr, reverse;
 };
 
-static int row_cmp(const void *a, const void *b, void *arg)
+/* Largest key first, the address A..Z for the address column and for ties. */
+static int pick_cmp(const void *a, const void *b, void *arg)
 {
-	const struct sort_ctx *c = arg;
+	const struct view_pick *x = a, *y = b;
+	const struct pick_order *o = arg;
+	int r = 0;
 
-	return column_compare(c->col, c->reverse, a, b);
+	if (!o->by_addr)
+		r = x->key > y->key ? -1 : x->key < y->key ? 1 : 0;
+	if (!r)
+		r = memcmp(&x->host->addr, &y->host->addr, sizeof(x->host->addr));
+	return o->reverse ? -r : r;
 }
 
-int view_build(struct view *v, const struct hosttab *t, const struct history *h, view_name_fn name,
-	       void *arg)
+static bool passes(const struct view *v, const struct host *h, view_name_fn name, void *arg)
 {
-	struct flow_key selected_key;
-	bool had_selection = v->selected < v->nrows;
+	char addr[FMT_ADDR_LEN];
+	const char *nm;
+
+	if (v->filter.kind != FILTER_TEXT)
+		return filter_match(&v->filter, &h->addr, NULL);
+	/* text matches the address and, once known, the name */
+	if (filter_match(&v->filter, &h->addr, fmt_addr(&h->addr, addr)))
+		return true;
+	nm = v->names && name ? name(&h->addr, false, arg) : NULL;
+	return nm && filter_match(&v->filter, &h->addr, nm);
+}
+
+static int reserve(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg)
+{
+	struct pick_order order = { v->sort == COL_ADDR, v->reverse };
 	size_t n = hosttab_count(t), i, kept = 0;
-	struct sort_ctx ctx = { v->sort, v->reverse };
-	double total2 = 0;
+	bool had_selection = v->selected < v->nbuilt;
+	struct flow_key selected_key;
+	double counted2 = 0;
 
 	if (had_selection)
 		selected_key = v->rows[v->selected].host.addr;
-	v->nrows = 0;
-	if (n > v->cap) {
-		struct row *rows = realloc(v->rows, n * sizeof(*rows));
-
-		if (!rows)
-			return -ENOMEM;
-		v->rows = rows;
-		v->cap = n;
-	}
+	if (reserve((void **)&v->picks, &v->picks_cap, n, sizeof(*v->picks)))
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		const struct host *host = hosttab_get(t, i);
-		const char *nm = v->names && name ? name(&host->addr, arg) : NULL;
-		struct row *r = &v->rows[kept];
+		const struct host *h = hosttab_get(t, i);
 
-		if (v->filter.kind == FILTER_TEXT) { /* only a text filter needs the text */
-			char addr[FMT_ADDR_LEN];
-
-			if (!filter_match(&v->filter, &host->addr,
-					  nm ? nm : fmt_addr(&host->addr, addr)))
-				continue;
-		} else if (!filter_match(&v->filter, &host->addr, NULL)) {
+		counted2 += hosttab_rate(t, h, 2, 0) + hosttab_rate(t, h, 2, 1);
+		if (!passes(v, h, name, arg))
 			continue;
-		}
-		r->host = *host;
-		r->index = i;
-		r->name = nm;
-		r->rx2 = history_rate(h, i, 2, 0);
-		r->tx2 = history_rate(h, i, 2, 1);
-		r->rx10 = history_rate(h, i, 10, 0);
-		r->tx10 = history_rate(h, i, 10, 1);
-		r->rx40 = history_rate(h, i, 40, 0);
-		r->tx40 = history_rate(h, i, 40, 1);
-		r->peak = history_peak(h, i);
-		total2 += r->rx2 + r->tx2;
+		v->picks[kept].host = h;
+		v->picks[kept].key = order.by_addr ? 0 : column_key(v->sort, t, h);
 		kept++;
-		v->nrows = kept;
 	}
-	for (i = 0; i < kept; i++)
-		v->rows[i].share = total2 > 0 ? (v->rows[i].rx2 + v->rows[i].tx2) / total2 : 0;
-	if (kept)
-		qsort_r(v->rows, kept, sizeof(*v->rows), row_cmp, &ctx);
+	if (want > kept)
+		want = kept;
+	if (reserve((void **)&v->rows, &v->cap, want, sizeof(*v->rows))) {
+		v->nrows = v->nbuilt = 0;
+		return -ENOMEM;
+	}
+	topk_select(v->picks, kept, sizeof(*v->picks), want, pick_cmp, &order);
+	for (i = 0; i < want; i++) {
+		row_fill(&v->rows[i], t, v->picks[i].host, counted2 / 2);
+		v->rows[i].name = v->names && name ? name(&v->rows[i].host.addr, true, arg) : NULL;
+	}
+	v->nrows = kept;
+	v->nbuilt = want;
 	if (had_selection) {
-		for (i = 0; i < kept; i++)
+		for (i = 0; i < want; i++)
 			if (!memcmp(&v->rows[i].host.addr, &selected_key, sizeof(selected_key)))
 				break;
-		v->selected = i < kept ? i : (v->selected < kept ? v->selected : 0);
-	} else {
-		v->selected = 0;
+		v->selected = i < want ? i : (v->selected < want ? v->selected : 0);
+	} else if (v->selected >= kept) { /* past the rows built: keep it if it still exists */
+		v->selected = kept ? kept - 1 : 0;
 	}
 	return 0;
 }
@@ -123,4 +149,11 @@ void view_select(struct view *v, long delta, size_t page)
 		v->top = v->selected;
 	if (page && v->selected >= v->top + page)
 		v->top = v->selected - page + 1;
+}
+
+size_t view_want(const struct view *v, size_t page)
+{
+	size_t want = v->top + 2 * page + 1; /* a page more, so paging down needs no wait */
+
+	return want > v->selected + page + 1 ? want : v->selected + page + 1;
 }

@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* view.h: what the user chose to see (sort, filter, units, view, selection) and the
- * rows that follow from it. No curses: unit tests drive it. */
+ * rows that follow from it. Only the rows that can be shown are built: the first
+ * `want` in the sort order, picked without sorting the rest. No curses: unit tests
+ * drive it.
+ *
+ * SHARE is a host's bytes both ways over 2 s against all bytes counted on hosts over
+ * 2 s (each frame once): a host in every frame reads 100 %. It does not depend on the
+ * filter. */
 #ifndef FLOWTOP_VIEW_H
 #define FLOWTOP_VIEW_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "columns.h"
 #include "filter.h"
-#include "history.h"
+#include "hosttab.h"
+
+struct view_pick; /* a candidate row: sort key and host */
 
 struct view {
 	enum col_id sort;     /* the sort column */
@@ -20,26 +29,33 @@ struct view {
 	bool paused;	      /* the screen is frozen */
 	size_t selected;      /* row index */
 	size_t top;	      /* first row shown */
-	struct row *rows;     /* the rows that pass the filter, sorted */
-	size_t nrows, cap;
+	size_t nrows;	      /* hosts that pass the filter */
+	struct row *rows;     /* the first nbuilt of them, in order */
+	size_t nbuilt, cap;
+	struct view_pick *picks; /* scratch: one per host */
+	size_t picks_cap;
 };
 
-/* Returns the name to show for an address, or NULL for the address itself; the
- * string must stay valid while the view is used (the DNS cache never frees names). */
-typedef const char *(*view_name_fn)(const struct flow_key *key, void *arg);
+/* The name to show for an address, or NULL for the address itself; with lookup it may
+ * start a lookup, without it only answers from what is known. The string must stay
+ * valid while the view is used (the DNS cache never frees names). */
+typedef const char *(*view_name_fn)(const struct flow_key *key, bool lookup, void *arg);
 
 void view_init(struct view *v);
 void view_free(struct view *v);
 
-/* Rebuilds rows from the host table and history: filter, rates, sort. Keeps the
- * selection on the same host when it is still there. 0 or -ENOMEM. */
-int view_build(struct view *v, const struct hosttab *t, const struct history *h, view_name_fn name,
-	       void *arg);
+/* Rebuilds the rows: filter, sort, then the first `want` rows (at least the selection
+ * and a page past the top) with their rates and names. Keeps the selection on the
+ * same host when it is still there. 0 or -ENOMEM. */
+int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg);
 
 /* Moves the sort column left (-1) or right (+1) among the columns the view shows. */
 void view_move_sort(struct view *v, int dir);
 
 /* Moves the selection by delta rows (clamped), keeping it in a window of `page` rows. */
 void view_select(struct view *v, long delta, size_t page);
+
+/* Rows to build so that the page from the top and the selection are there. */
+size_t view_want(const struct view *v, size_t page);
 
 #endif

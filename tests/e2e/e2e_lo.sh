@@ -8,7 +8,7 @@ need_root 4
 ns=$(netns_new lo) || { fail "cannot create a namespace"; summary; exit; }
 start_bg "$ns" "$E2E_TMP/flowtop.out" "$FLOWTOP" -i lo -b --json -d 0.2
 ft_pid=$BG_PID
-start_bg "$ns" "$E2E_TMP/tcpdump.out" tcpdump -i lo -n -w "$E2E_TMP/lo.pcap"
+start_bg "$ns" "$E2E_TMP/tcpdump.out" tcpdump -i lo -n --immediate-mode -U -w "$E2E_TMP/lo.pcap"
 td_pid=$BG_PID
 wait_for 10 grep -q interval "$E2E_TMP/flowtop.out"
 wait_for 10 grep -q listening "$E2E_TMP/tcpdump.out.err"

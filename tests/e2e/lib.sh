@@ -11,7 +11,7 @@ E2E_TMP=$(mktemp -d "/tmp/flowtop-$E2E_NAME-XXXXXX")
 E2E_NS=() E2E_PIDS=() E2E_PATHS=() E2E_TMUXES=() E2E_TMUX=
 FLOWTOP=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${FLOWTOP:-flowtop}")
 TESTBIN=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${TESTBIN:-.output/tests}")
-CORPUS=${FLOWTOP_CORPUS:-$(cd "${FLOWTOP_ROOT:-.}" && realpath -m ../shared/corpus)}
+CORPUS=${FLOWTOP_CORPUS:-$(cd "${FLOWTOP_ROOT:-.}" && realpath tests/corpus)}
 
 e2e_cleanup() {
 	local pid ns p

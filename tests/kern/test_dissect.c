@@ -195,9 +195,9 @@ static bool expect_frame(const char *what, const struct frame *f, enum verdict v
 	ASSERT_EQ(totals.total.truncated, v == CUT);
 	ASSERT_EQ(totals.total.lost, 0);
 	if (v != COUNTED) {
-		ASSERT_EQ(hosttab_live(tab), 0);
+		ASSERT_EQ(hosttab_count(tab), 0);
 	} else {
-		ASSERT_EQ(hosttab_live(tab), strcmp(src, dst) ? 2 : 1);
+		ASSERT_EQ(hosttab_count(tab), strcmp(src, dst) ? 2 : 1);
 		s = host(src);
 		d = host(dst);
 		if (ASSERT_TRUE(s && d)) {
@@ -588,37 +588,43 @@ static int run_on_cpu(int cpu, const struct frame *f)
 	return run_frame(f);
 }
 
-/* Each CPU counts in its own copy of the entry (no atomics); the sampler sums them. */
-static void test_per_cpu_sum(void)
+static uint64_t ring_head(struct flowtop_bpf *sk, unsigned cpu)
 {
-	int ncpus = libbpf_num_possible_cpus(), online = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	struct flow_counters vals[ncpus];
-	struct flow_key k;
+	struct flow_ring_ctl ctl = {};
+	struct bpf_maps m;
+
+	bpf_load_maps(sk, &m);
+	bpf_map_lookup_elem(m.ring_ctl_fd, &cpu, &ctl);
+	return ctl.head;
+}
+
+/* Each CPU publishes into its own ring (no atomics); the sampler reads them all. */
+static void test_per_cpu_rings(void)
+{
+	int online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t h0, h1;
 	cpu_set_t all;
 	struct frame f;
-	int used = 0, c;
 
 	if (online < 2) {
-		printf("  (one CPU online: per-CPU sums not exercised)\n");
+		printf("  (one CPU online: per-CPU rings not exercised)\n");
 		return;
 	}
 	sched_getaffinity(0, sizeof(all), &all);
 	reset();
+	h0 = ring_head(skel, 0);
+	h1 = ring_head(skel, 1);
 	b_ipv4_udp(&f);
 	ASSERT_OK(run_on_cpu(0, &f));
 	ASSERT_OK(run_on_cpu(1, &f));
 	ASSERT_OK(run_on_cpu(1, &f));
 	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_EQ(ring_head(skel, 0) - h0, 1);
+	ASSERT_EQ(ring_head(skel, 1) - h1, 2);
 	ASSERT_OK(sample());
 	ASSERT_EQ(host(A4)->total.tx_packets, 3);
 	ASSERT_EQ(host(B4)->total.rx_bytes, 3 * f.len);
-	fmt_parse_addr(A4, &k);
-	ASSERT_OK(bpf_map_lookup_elem(bpf_load_hosts_fd(skel), &k, vals));
-	ASSERT_EQ(vals[0].tx_packets, 1);
-	ASSERT_EQ(vals[1].tx_packets, 2);
-	for (c = 0; c < ncpus; c++)
-		used += vals[c].tx_packets != 0;
-	ASSERT_EQ(used, 2);
+	ASSERT_EQ(totals.total.spilled, 0);
 }
 
 /* Counters accumulate across samples, and the rates come from the difference. */
@@ -642,48 +648,96 @@ static void test_deltas_across_samples(void)
 	ASSERT_DBL(per_second(host(B6)->delta.rx_packets, hosttab_interval(tab)), 6.0);
 }
 
-/* A map of 64 entries and 1,000 sources: the LRU keeps counting, evictions are
- * reported, the totals stay exact, nothing is lost. */
-static void test_full_map_evicts(void)
+/* Runs 1,000 frames from distinct sources to B4 on one CPU, without a drain between. */
+static bool run_sources(struct frame *f, int n)
 {
-	struct flowtop_bpf *small;
-	struct flowtop_bpf *saved = skel;
-	struct sampler *ss;
-	struct frame f;
-	char err[256], src[32];
-	const struct host *dst;
+	char src[32];
+	cpu_set_t all;
 	int i;
 
-	small = bpf_load(64, false, err, sizeof(err));
+	sched_getaffinity(0, sizeof(all), &all);
+	for (i = 0; i < n; i++) {
+		snprintf(src, sizeof(src), "10.9.%d.%d", i / 250, i % 250 + 1);
+		eth(f, ETH_P_IP), ipv4(f, src, B4, IPPROTO_UDP), udp(f);
+		if (!ASSERT_OK(run_on_cpu(0, f)))
+			break;
+	}
+	sched_setaffinity(0, sizeof(all), &all);
+	return i == n;
+}
+
+/* A ring of 64 records and 1,000 frames before user space reads: 64 take the ring, the
+ * rest the spill map, and every host's count is still exact. */
+static void test_full_ring_spills_exactly(void)
+{
+	struct flowtop_bpf *small, *saved = skel;
+	struct bpf_maps m;
+	struct sampler *ss;
+	struct frame f;
+	char err[256];
+	int i;
+
+	small = bpf_load(&(struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 }, err,
+			 sizeof(err));
 	if (!ASSERT_TRUE(small)) {
 		printf("  %s\n", err);
 		return;
 	}
 	skel = small;
-	ss = sampler_new(bpf_load_hosts_fd(small), bpf_load_stats_fd(small));
+	bpf_load_set_link_hlen(small, ETH_HLEN);
+	bpf_load_maps(small, &m);
+	ss = sampler_new(&m);
 	hosttab_clear(tab);
 	memset(&totals, 0, sizeof(totals));
-	for (i = 0; i < 1000; i++) {
-		snprintf(src, sizeof(src), "10.9.%d.%d", i / 250, i % 250 + 1);
-		eth(&f, ETH_P_IP), ipv4(&f, src, B4, IPPROTO_UDP), udp(&f);
-		if (!ASSERT_OK(run_frame(&f)))
-			break;
+	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+		ASSERT_EQ(totals.total.frames, 1000);
+		ASSERT_EQ(totals.total.spilled, 1000 - 64);
+		ASSERT_EQ(totals.total.lost, 0);
+		ASSERT_EQ(hosttab_count(tab), 1001);
+		ASSERT_EQ(host(B4)->total.rx_packets, 1000);
+		ASSERT_EQ(host(B4)->total.rx_bytes, 1000 * f.len);
+		ASSERT_EQ(host("10.9.0.1")->total.tx_packets, 1);   /* through the ring */
+		ASSERT_EQ(host("10.9.3.250")->total.tx_packets, 1); /* through the spill map */
+		/* the spill map keeps cumulative counters: the next sample adds only news */
+		ASSERT_TRUE(run_sources(&f, 100));
+		ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_EQ(host(B4)->total.rx_packets, 1100);
+		ASSERT_EQ(host("10.9.0.1")->total.tx_packets, 2);
+		ASSERT_EQ(host(B4)->delta.rx_packets, 100);
+		for (i = 0; i < 3; i++) /* and when nothing spills, nothing is added */
+			ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_EQ(host(B4)->total.rx_packets, 1100);
 	}
-	ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
-	ASSERT_EQ(totals.total.frames, 1000);
-	ASSERT_EQ(totals.total.bytes, 1000 * f.len);
-	ASSERT_EQ(totals.total.lost, 0);
-	ASSERT_EQ(totals.capacity, 64);
-	ASSERT_TRUE(totals.live_hosts <= 64 && totals.live_hosts > 0);
-	ASSERT_EQ(totals.evicted, totals.total.new_entries - totals.live_hosts);
-	ASSERT_TRUE(totals.evicted >= 1001 - 64);
-	dst = host(B4); /* touched by every frame: the LRU keeps it */
-	if (ASSERT_TRUE(dst))
-		ASSERT_EQ(dst->total.rx_packets, 1000);
-	ASSERT_TRUE(host(src) != NULL); /* the newest source is there */
 	sampler_free(ss);
 	bpf_unload(small);
 	skel = saved;
+}
+
+/* A table of 64 hosts and 1,000 sources: the host idle the longest leaves for each new
+ * one, "other" holds what they counted, and hosts + other equal the totals. */
+static void test_full_table_folds_into_other(void)
+{
+	struct hosttab *small = hosttab_new(64), *saved = tab;
+	uint64_t tx = 0;
+	struct frame f;
+	size_t i;
+
+	tab = small;
+	reset();
+	if (run_sources(&f, 1000) && ASSERT_OK(sample())) {
+		ASSERT_EQ(totals.total.frames, 1000);
+		ASSERT_EQ(totals.live_hosts, 64);
+		ASSERT_EQ(totals.capacity, 64);
+		ASSERT_EQ(totals.evicted, 1001 - 64);
+		for (i = 0; i < hosttab_count(tab); i++)
+			tx += hosttab_get(tab, i)->total.tx_packets;
+		ASSERT_EQ(tx + totals.other.tx_packets, 1000);
+		ASSERT_EQ(host(B4)->total.rx_packets, 1000); /* in every frame: it stays */
+		ASSERT_TRUE(host("10.9.3.250") != NULL);     /* the newest source is there */
+	}
+	tab = saved;
+	hosttab_free(small);
+	reset();
 }
 
 /* 100,000 random frames of random lengths, a third of them behind a plausible VLAN/IP
@@ -693,6 +747,7 @@ static void test_random_frames(void)
 {
 	static const uint16_t types[] = { ETH_P_IP, ETH_P_IPV6, ETH_P_8021Q, ETH_P_8021AD };
 	struct flowtop_bpf *big, *saved = skel;
+	struct bpf_maps maps;
 	uint64_t frames = 0, bytes = 0, tx = 0, rx = 0, txb = 0, rxb = 0;
 	struct sampler *bs;
 	struct frame f;
@@ -701,13 +756,15 @@ static void test_random_frames(void)
 	size_t i, j;
 	int n;
 
-	big = bpf_load(1 << 18, false, err, sizeof(err));
+	big = bpf_load(&(struct bpf_load_opts){ .ring_slots = 1 << 17 }, err, sizeof(err));
 	if (!ASSERT_TRUE(big))
 		return;
 	skel = big;
 	bpf_load_set_link_hlen(big, ETH_HLEN);
-	bs = sampler_new(bpf_load_hosts_fd(big), bpf_load_stats_fd(big));
-	hosttab_clear(tab);
+	bpf_load_maps(big, &maps);
+	bs = sampler_new(&maps);
+	hosttab_free(tab);
+	tab = hosttab_new(1 << 18);
 	memset(&totals, 0, sizeof(totals));
 	for (n = 0; n < 100000; n++) {
 		f.len = ETH_HLEN + (size_t)rand_r(&seed) % (sizeof(f.b) - ETH_HLEN + 1);
@@ -835,28 +892,31 @@ static int export_cases(const char *dir)
 
 int main(int argc, char **argv)
 {
+	struct bpf_maps maps;
 	char err[256];
 
 	if (argc == 3 && !strcmp(argv[1], "--export"))
 		return export_cases(argv[2]) ? 1 : 0;
-	if (!test_need_root("test_dissect", 9))
+	if (!test_need_root("test_dissect", 10))
 		return test_summary("test_dissect");
-	skel = bpf_load(4096, false, err, sizeof(err));
+	skel = bpf_load(&(struct bpf_load_opts){ .ring_slots = 4096 }, err, sizeof(err));
 	if (!skel) {
 		printf("FAIL test_dissect: %s\n", err);
 		test_failed++;
 		return test_summary("test_dissect");
 	}
 	bpf_load_set_link_hlen(skel, ETH_HLEN);
-	sampler = sampler_new(bpf_load_hosts_fd(skel), bpf_load_stats_fd(skel));
-	tab = hosttab_new();
+	bpf_load_maps(skel, &maps);
+	sampler = sampler_new(&maps);
+	tab = hosttab_new(1 << 16);
 	RUN_TEST(test_table);
 	RUN_TEST(test_gre_flag_combinations);
 	RUN_TEST(test_truncation_at_every_boundary);
 	RUN_TEST(test_no_link_header);
-	RUN_TEST(test_per_cpu_sum);
+	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_deltas_across_samples);
-	RUN_TEST(test_full_map_evicts);
+	RUN_TEST(test_full_ring_spills_exactly);
+	RUN_TEST(test_full_table_folds_into_other);
 	RUN_TEST(test_random_frames);
 	RUN_TEST(test_deepest_frames);
 	hosttab_free(tab);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* test_hosttab.c: counter deltas, rates, evictions and ordering of the host table. */
+/* test_hosttab.c: the host table: deltas and totals from increments, a bound on the
+ * hosts held with "other" keeping the sums exact, history that belongs to an address,
+ * rate windows, ordering, and the partial selection the outputs use. */
 #include "test.h"
 
 #include "fmt.h"
 #include "hosttab.h"
+#include "topk.h"
 
 static struct flow_key key(const char *s)
 {
@@ -14,186 +17,279 @@ static struct flow_key key(const char *s)
 	return k;
 }
 
-static struct flow_counters ctr(uint64_t rxp, uint64_t rxb, uint64_t txp, uint64_t txb)
+static struct flow_key nth(unsigned i)
 {
-	return (struct flow_counters){ rxp, rxb, txp, txb };
+	struct flow_key k = key("10.0.0.0");
+
+	k.addr[13] = (uint8_t)(i >> 16);
+	k.addr[14] = (uint8_t)(i >> 8);
+	k.addr[15] = (uint8_t)i;
+	return k;
 }
 
-static void sample(struct hosttab *t, double dt, int n, const char **addrs,
-		   const struct flow_counters *c)
+static const struct host *find(const struct hosttab *t, const char *addr)
 {
-	int i;
+	struct flow_key k = key(addr);
 
-	hosttab_begin(t);
-	for (i = 0; i < n; i++) {
-		struct flow_key k = key(addrs[i]);
+	return hosttab_find(t, &k);
+}
 
-		hosttab_observe(t, &k, &c[i]);
-	}
-	hosttab_end(t, dt);
+/* one frame of bytes from src to dst */
+static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t bytes)
+{
+	struct flow_key s = key(src), d = key(dst);
+
+	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes));
+	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes));
 }
 
 static void test_first_sample_counts_everything(void)
 {
-	struct hosttab *t = hosttab_new();
-	const char *a[] = { "10.0.0.1" };
-	struct flow_counters c[] = { ctr(3, 300, 1, 60) };
-	struct flow_key k = key("10.0.0.1");
+	struct hosttab *t = hosttab_new(16);
 	const struct host *h;
 
-	sample(t, 2.0, 1, a, c);
-	h = hosttab_find(t, &k);
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	frame(t, "10.0.0.1", "10.0.0.2", 200);
+	frame(t, "10.0.0.2", "10.0.0.1", 60);
+	hosttab_end(t, 2.0);
+	h = find(t, "10.0.0.2");
 	if (ASSERT_TRUE(h)) {
-		ASSERT_EQ(h->total.rx_packets, 3);
+		ASSERT_EQ(h->total.rx_packets, 2);
 		ASSERT_EQ(h->total.rx_bytes, 300);
 		ASSERT_EQ(h->delta.tx_bytes, 60);
 		ASSERT_DBL(per_second(h->delta.rx_bytes * 8, hosttab_interval(t)), 1200.0);
 	}
-	ASSERT_EQ(hosttab_live(t), 1);
+	ASSERT_EQ(hosttab_count(t), 2);
+	ASSERT_EQ(hosttab_active(t), 2);
 	hosttab_free(t);
 }
 
 static void test_delta_between_samples(void)
 {
-	struct hosttab *t = hosttab_new();
-	const char *a[] = { "2001:db8::1" };
-	struct flow_counters c1[] = { ctr(10, 1000, 5, 500) }, c2[] = { ctr(15, 1600, 5, 500) };
-	struct flow_key k = key("2001:db8::1");
-	const struct host *h;
+	struct hosttab *t = hosttab_new(16);
+	const struct host *a, *b;
 
-	sample(t, 1.0, 1, a, c1);
-	sample(t, 0.5, 1, a, c2);
-	h = hosttab_find(t, &k);
-	if (ASSERT_TRUE(h)) {
-		ASSERT_EQ(h->delta.rx_packets, 5);
-		ASSERT_EQ(h->delta.rx_bytes, 600);
-		ASSERT_EQ(h->delta.tx_packets, 0);
-		ASSERT_EQ(h->total.rx_packets, 15);
-		ASSERT_DBL(per_second(h->delta.rx_packets, hosttab_interval(t)), 10.0);
+	frame(t, "2001:db8::1", "2001:db8::2", 500);
+	hosttab_end(t, 1.0);
+	frame(t, "2001:db8::1", "2001:db8::3", 100);
+	hosttab_end(t, 1.0);
+	a = find(t, "2001:db8::1");
+	b = find(t, "2001:db8::2");
+	if (ASSERT_TRUE(a && b)) {
+		ASSERT_EQ(a->total.tx_bytes, 600);
+		ASSERT_EQ(a->delta.tx_bytes, 100);
+		ASSERT_EQ(b->delta.rx_bytes, 0); /* idle in the last sample */
+		ASSERT_EQ(b->total.rx_bytes, 500);
 	}
+	ASSERT_EQ(hosttab_active(t), 2);
+	hosttab_end(t, 1.0); /* nothing at all */
+	ASSERT_EQ(a->delta.tx_bytes, 0);
+	ASSERT_EQ(hosttab_active(t), 0);
 	hosttab_free(t);
 }
 
-/* The LRU evicted the entry and a new one started from zero between two samples: the
- * kernel counter went backwards, and everything it holds is new. */
-static void test_counter_backwards_after_eviction(void)
+/* A full table: the host idle the longest leaves for the newcomer, and what it had
+ * counted, pending traffic included, is in "other": hosts + other = everything. */
+static void test_full_table_folds_into_other(void)
 {
-	struct hosttab *t = hosttab_new();
-	const char *a[] = { "10.0.0.9" };
-	struct flow_counters c1[] = { ctr(100, 10000, 0, 0) }, c2[] = { ctr(7, 700, 1, 40) };
-	struct flow_key k = key("10.0.0.9");
-	const struct host *h;
+	struct hosttab *t = hosttab_new(3);
+	uint64_t rx = 0, tx = 0, rxb = 0;
+	size_t i;
 
-	sample(t, 1.0, 1, a, c1);
-	sample(t, 1.0, 1, a, c2);
-	h = hosttab_find(t, &k);
-	if (ASSERT_TRUE(h)) {
-		ASSERT_EQ(h->delta.rx_packets, 7);
-		ASSERT_EQ(h->delta.rx_bytes, 700);
-		ASSERT_EQ(h->total.rx_packets, 107);
-		ASSERT_EQ(h->total.rx_bytes, 10700);
-		ASSERT_EQ(h->total.tx_bytes, 40);
+	frame(t, "10.0.0.1", "10.0.0.9", 10); /* .1 and .9 */
+	hosttab_end(t, 1.0);
+	frame(t, "10.0.0.2", "10.0.0.9", 20); /* .2: full */
+	hosttab_end(t, 1.0);
+	frame(t, "10.0.0.3", "10.0.0.9", 30); /* .3 takes the place of .1, idle the longest */
+	ASSERT_TRUE(find(t, "10.0.0.1") == NULL);
+	ASSERT_TRUE(find(t, "10.0.0.3") != NULL);
+	ASSERT_TRUE(find(t, "10.0.0.9") != NULL);
+	frame(t, "10.0.0.4", "10.0.0.9", 40); /* .2 leaves with nothing pending */
+	frame(t, "10.0.0.5", "10.0.0.9", 50); /* .3 leaves with 30 pending */
+	hosttab_end(t, 1.0);
+	ASSERT_EQ(hosttab_count(t), 3);
+	ASSERT_EQ(hosttab_departed(t), 3);
+	ASSERT_EQ(hosttab_other(t)->tx_packets, 3);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 60);
+	for (i = 0; i < hosttab_count(t); i++) {
+		rx += hosttab_get(t, i)->total.rx_packets;
+		tx += hosttab_get(t, i)->total.tx_packets;
+		rxb += hosttab_get(t, i)->total.rx_bytes;
 	}
+	ASSERT_EQ(tx + hosttab_other(t)->tx_packets, 5);
+	ASSERT_EQ(rx + hosttab_other(t)->rx_packets, 5);
+	ASSERT_EQ(rxb, 150); /* .9, busy all along, stayed */
 	hosttab_free(t);
 }
 
-/* Evicted and gone for a sample, then back with a larger count than before: the new
- * entry started at zero, so all of it is new. */
-static void test_absent_then_back(void)
+/* History belongs to the address: a host that takes a departed host's place, or comes
+ * after a clear, starts with no past. */
+static void test_history_belongs_to_the_address(void)
 {
-	struct hosttab *t = hosttab_new();
-	const char *a[] = { "10.0.0.1", "10.0.0.2" };
-	struct flow_counters c1[] = { ctr(5, 500, 0, 0), ctr(1, 1, 1, 1) };
-	struct flow_counters c3[] = { ctr(8, 800, 0, 0), ctr(1, 1, 1, 1) };
-	struct flow_key k = key("10.0.0.1");
+	struct hosttab *t = hosttab_new(1);
 	const struct host *h;
 
-	sample(t, 1.0, 2, a, c1);
-	sample(t, 1.0, 1, a + 1, c1 + 1); /* 10.0.0.1 not in the map */
-	h = hosttab_find(t, &k);
-	if (ASSERT_TRUE(h)) {
-		ASSERT_EQ(h->delta.rx_packets, 0);
-		ASSERT_EQ(h->total.rx_packets, 5);
+	frame(t, "10.0.0.1", "10.0.0.1", 1000);
+	hosttab_end(t, 1.0);
+	ASSERT_DBL(hosttab_rate(t, find(t, "10.0.0.1"), 2, 1), 1000.0); /* 1 s kept so far */
+	{
+		struct flow_key k = key("10.0.0.2");
+
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 10));
 	}
-	ASSERT_EQ(hosttab_live(t), 1);
-	ASSERT_EQ(hosttab_count(t), 2);
-	sample(t, 1.0, 2, a, c3);
-	h = hosttab_find(t, &k);
+	hosttab_end(t, 1.0);
+	h = find(t, "10.0.0.2");
 	if (ASSERT_TRUE(h)) {
-		ASSERT_EQ(h->delta.rx_packets, 8);
-		ASSERT_EQ(h->total.rx_packets, 13);
+		ASSERT_DBL(hosttab_rate(t, h, 2, 1), 5.0);
+		ASSERT_DBL(hosttab_rate(t, h, 2, 0), 0.0);
+		ASSERT_DBL(h->peak, 5.0);
 	}
+	hosttab_clear(t);
+	{
+		struct flow_key k = key("10.0.0.3");
+
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 10));
+	}
+	hosttab_end(t, 1.0);
+	ASSERT_DBL(hosttab_rate(t, find(t, "10.0.0.3"), 40, 1), 10.0);
+	ASSERT_EQ(hosttab_departed(t), 0);
 	hosttab_free(t);
 }
 
-static void test_duplicate_key_in_one_sample(void)
+/* 2/10/40 s windows, a host that goes quiet decays to zero without being visited, and
+ * one back after a long silence does not see its old samples again. */
+static void test_rate_windows_and_silence(void)
 {
-	struct hosttab *t = hosttab_new();
-	const char *a[] = { "10.0.0.1", "10.0.0.1" };
-	struct flow_counters c[] = { ctr(5, 500, 0, 0), ctr(5, 500, 0, 0) };
-	struct flow_key k = key("10.0.0.1");
+	struct hosttab *t = hosttab_new(8);
+	const struct host *h;
+	int i;
 
-	sample(t, 1.0, 2, a, c);
-	ASSERT_EQ(hosttab_find(t, &k)->total.rx_packets, 5);
-	ASSERT_EQ(hosttab_live(t), 1);
+	for (i = 0; i < 40; i++) {
+		frame(t, "10.0.0.1", "10.0.0.2", i < 30 ? 100 : 400);
+		hosttab_end(t, 1.0);
+	}
+	h = find(t, "10.0.0.1");
+	ASSERT_DBL(hosttab_rate(t, h, 2, 1), 400.0);
+	ASSERT_DBL(hosttab_rate(t, h, 10, 1), 400.0);
+	ASSERT_DBL(hosttab_rate(t, h, 40, 1), (30 * 100 + 10 * 400) / 40.0);
+	ASSERT_DBL(h->peak, 400.0);
+	for (i = 0; i < 5; i++)
+		hosttab_end(t, 1.0);
+	ASSERT_DBL(hosttab_rate(t, h, 2, 1), 0.0);
+	ASSERT_DBL(hosttab_rate(t, h, 10, 1), 5 * 400 / 10.0);
+	for (i = 0; i < 100; i++)
+		hosttab_end(t, 1.0);
+	ASSERT_DBL(hosttab_rate(t, h, 40, 1), 0.0);
+	frame(t, "10.0.0.1", "10.0.0.2", 40);
+	hosttab_end(t, 1.0);
+	ASSERT_DBL(hosttab_rate(t, h, 40, 1), 1.0); /* 40 bytes in 40 s: no stale slot */
+	ASSERT_DBL(hosttab_rate(t, h, 2, 1), 20.0);
+	ASSERT_EQ(h->total.tx_packets, 41);
 	hosttab_free(t);
+}
+
+static int rate_order(const void *a, const void *b, void *arg)
+{
+	(void)arg;
+	return host_cmp_rate(*(const struct host *const *)a, *(const struct host *const *)b);
 }
 
 static void test_sorted_by_rate_then_total_then_address(void)
 {
-	struct hosttab *t = hosttab_new();
-	const char *a[] = { "10.0.0.3", "10.0.0.1", "10.0.0.2", "::1" };
-	struct flow_counters c[] = { ctr(1, 100, 0, 0), ctr(1, 900, 0, 0), ctr(1, 100, 0, 0),
-				     ctr(0, 0, 1, 100) };
+	struct hosttab *t = hosttab_new(8);
 	const struct host *rows[4];
-	char buf[FMT_ADDR_LEN];
+	char addr[FMT_ADDR_LEN];
+	size_t i;
 
-	sample(t, 1.0, 4, a, c);
-	hosttab_sorted(t, rows, host_cmp_rate);
-	ASSERT_STREQ(fmt_addr(&rows[0]->addr, buf), "10.0.0.1");
-	/* three at 100 bytes: by address, and ::1 sorts before ::ffff:10.0.0.x */
-	ASSERT_STREQ(fmt_addr(&rows[1]->addr, buf), "::1");
-	ASSERT_STREQ(fmt_addr(&rows[2]->addr, buf), "10.0.0.2");
-	ASSERT_STREQ(fmt_addr(&rows[3]->addr, buf), "10.0.0.3");
+	frame(t, "10.0.0.4", "10.0.0.4", 1000); /* 2000 both ways, all earlier */
+	hosttab_end(t, 1.0);
+	frame(t, "10.0.0.2", "10.0.0.3", 50);
+	frame(t, "10.0.0.1", "10.0.0.2", 50);
+	hosttab_end(t, 1.0);
+	for (i = 0; i < 4; i++)
+		rows[i] = hosttab_get(t, i);
+	topk_select(rows, 4, sizeof(rows[0]), 4, rate_order, NULL);
+	ASSERT_STREQ(fmt_addr(&rows[0]->addr, addr), "10.0.0.2"); /* 100 this sample */
+	ASSERT_STREQ(fmt_addr(&rows[1]->addr, addr), "10.0.0.1"); /* 50, tie by address */
+	ASSERT_STREQ(fmt_addr(&rows[2]->addr, addr), "10.0.0.3");
+	ASSERT_STREQ(fmt_addr(&rows[3]->addr, addr), "10.0.0.4"); /* idle, largest total */
 	hosttab_free(t);
 }
 
-static void test_many_hosts_and_clear(void)
+/* Churn far past the bound: the table stays at its capacity, every host it holds is
+ * found (the hash survives removals), and the sums stay exact. */
+static void test_churn_keeps_bound_and_sums(void)
 {
-	struct hosttab *t = hosttab_new();
-	struct flow_counters c = ctr(1, 64, 0, 0);
-	struct flow_key k;
-	int i, found = 0;
+	struct hosttab *t = hosttab_new(1000);
+	uint64_t tx = 0;
+	size_t i, found = 0;
+	unsigned n;
 
-	hosttab_begin(t);
-	for (i = 0; i < 100000; i++) {
-		memset(&k, 0, sizeof(k));
-		memcpy(k.addr, &i, sizeof(i));
-		if (hosttab_observe(t, &k, &c))
-			break;
+	for (n = 0; n < 100000; n++) {
+		struct flow_key k = nth(n);
+
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 1));
+		if (n % 777 == 0)
+			hosttab_end(t, 1.0);
 	}
 	hosttab_end(t, 1.0);
-	ASSERT_EQ(hosttab_count(t), 100000);
-	for (i = 0; i < 100000; i += 997) {
-		memset(&k, 0, sizeof(k));
-		memcpy(k.addr, &i, sizeof(i));
-		found += hosttab_find(t, &k) != NULL;
+	ASSERT_EQ(hosttab_count(t), 1000);
+	ASSERT_EQ(hosttab_departed(t), 99000);
+	for (i = 0; i < hosttab_count(t); i++) {
+		const struct host *h = hosttab_get(t, i);
+
+		found += hosttab_find(t, &h->addr) == h;
+		tx += h->total.tx_packets;
 	}
-	ASSERT_EQ(found, (100000 + 996) / 997);
+	ASSERT_EQ(found, 1000);
+	ASSERT_EQ(tx + hosttab_other(t)->tx_packets, 100000);
+	for (n = 99000; n < 100000; n++) { /* the newest are the ones kept */
+		struct flow_key k = nth(n);
+
+		found -= hosttab_find(t, &k) != NULL;
+	}
+	ASSERT_EQ(found, 0);
 	hosttab_clear(t);
 	ASSERT_EQ(hosttab_count(t), 0);
-	ASSERT_TRUE(hosttab_find(t, &k) == NULL);
+	ASSERT_TRUE(hosttab_find(t, &(struct flow_key){ 0 }) == NULL);
 	hosttab_free(t);
+}
+
+static int int_order(const void *a, const void *b, void *arg)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	(void)arg;
+	return x < y ? -1 : x > y;
+}
+
+/* The first k of a selection equal the first k of a full sort, for every k. */
+static void test_topk_matches_a_full_sort(void)
+{
+	int v[300], sorted[300], w[300];
+	size_t i, k;
+
+	for (i = 0; i < 300; i++)
+		v[i] = (int)(i * 7919 % 300); /* distinct, shuffled */
+	memcpy(sorted, v, sizeof(v));
+	qsort_r(sorted, 300, sizeof(int), int_order, NULL);
+	for (k = 0; k <= 300; k += 13) {
+		memcpy(w, v, sizeof(v));
+		topk_select(w, 300, sizeof(int), k, int_order, NULL);
+		if (memcmp(w, sorted, k * sizeof(int)))
+			FAILF("k = %zu: the first k differ from a sort", k);
+	}
 }
 
 int main(void)
 {
 	RUN_TEST(test_first_sample_counts_everything);
 	RUN_TEST(test_delta_between_samples);
-	RUN_TEST(test_counter_backwards_after_eviction);
-	RUN_TEST(test_absent_then_back);
-	RUN_TEST(test_duplicate_key_in_one_sample);
+	RUN_TEST(test_full_table_folds_into_other);
+	RUN_TEST(test_history_belongs_to_the_address);
+	RUN_TEST(test_rate_windows_and_silence);
 	RUN_TEST(test_sorted_by_rate_then_total_then_address);
-	RUN_TEST(test_many_hosts_and_clear);
+	RUN_TEST(test_churn_keeps_bound_and_sums);
+	RUN_TEST(test_topk_matches_a_full_sort);
 	return test_summary("test_hosttab");
 }

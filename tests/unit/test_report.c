@@ -11,12 +11,19 @@
 #include "hosttab.h"
 #include "report.h"
 #include "snapshot.h"
+#include "topk.h"
 
 static char dir[] = "/tmp/flowtop-test-report-XXXXXX";
 static struct hosttab *tab;
 static struct flow_totals totals;
 static const struct host *rows[3];
 static struct report rep;
+
+static int rate_order(const void *a, const void *b, void *arg)
+{
+	(void)arg;
+	return host_cmp_rate(*(const struct host *const *)a, *(const struct host *const *)b);
+}
 
 static void build_report(void)
 {
@@ -25,14 +32,15 @@ static void build_report(void)
 	struct flow_key k;
 	int i;
 
-	tab = hosttab_new();
-	hosttab_begin(tab);
+	tab = hosttab_new(64);
 	for (i = 0; i < 3; i++) {
 		fmt_parse_addr(addrs[i], &k);
-		hosttab_observe(tab, &k, &c[i]);
+		hosttab_add(tab, &k, &c[i]);
 	}
 	hosttab_end(tab, 0.5);
-	hosttab_sorted(tab, rows, host_cmp_rate);
+	for (i = 0; i < 3; i++)
+		rows[i] = hosttab_get(tab, (size_t)i);
+	topk_select(rows, 3, sizeof(rows[0]), 3, rate_order, NULL);
 	totals = (struct flow_totals){ .total = { .frames = 16,
 						  .bytes = 2920,
 						  .non_ip = 2,

@@ -8,7 +8,6 @@
 #include "columns.h"
 #include "filter.h"
 #include "fmt.h"
-#include "history.h"
 #include "keys.h"
 #include "view.h"
 
@@ -172,51 +171,47 @@ static void test_cell_formats(void)
 	ASSERT_STREQ(buf, "10.0.0.2");
 }
 
-static void push(struct hosttab *t, struct history *h, double dt, uint64_t rx_total)
+static void push(struct hosttab *t, double dt, uint64_t rx_bytes)
 {
 	struct flow_key k = key("10.0.0.1");
-	struct flow_counters c = { 1, rx_total, 0, 0 };
+	struct flow_counters c = { 1, rx_bytes, 0, 0 };
 
-	hosttab_begin(t);
-	hosttab_observe(t, &k, &c);
+	hosttab_add(t, &k, &c);
 	hosttab_end(t, dt);
-	history_push(h, t);
 }
 
 static void test_rate_windows(void)
 {
-	struct hosttab *t = hosttab_new();
-	struct history *h = history_new();
-	uint64_t total = 0;
+	struct hosttab *t = hosttab_new(16);
+	const struct host *h;
+	struct row r;
 	int i;
 
 	/* 40 one-second samples: 1000 B/s for 30 s, then 5000 B/s for 10 s */
-	for (i = 0; i < 40; i++) {
-		total += i < 30 ? 1000 : 5000;
-		push(t, h, 1.0, total);
-	}
-	ASSERT_DBL(history_rate(h, 0, 2, 0), 5000);
-	ASSERT_DBL(history_rate(h, 0, 10, 0), 5000);
-	ASSERT_DBL(history_rate(h, 0, 40, 0), (30 * 1000 + 10 * 5000) / 40.0);
-	ASSERT_DBL(history_rate(h, 0, 2, 1), 0);
-	ASSERT_DBL(history_peak(h, 0), 5000);
-	/* ten more at 0: the 2 and 10 s windows fall, the peak stays */
+	for (i = 0; i < 40; i++)
+		push(t, 1.0, i < 30 ? 1000 : 5000);
+	h = hosttab_get(t, 0);
+	row_fill(&r, t, h, 5000);
+	ASSERT_DBL(r.rx2, 5000);
+	ASSERT_DBL(r.rx10, 5000);
+	ASSERT_DBL(r.rx40, (30 * 1000 + 10 * 5000) / 40.0);
+	ASSERT_DBL(r.tx2, 0);
+	ASSERT_DBL(r.peak, 5000);
+	ASSERT_DBL(r.share, 1.0);
+	/* ten more samples without traffic: the 2 and 10 s windows fall, the peak stays */
 	for (i = 0; i < 10; i++)
-		push(t, h, 1.0, total);
-	ASSERT_DBL(history_rate(h, 0, 10, 0), 0);
-	ASSERT_DBL(history_rate(h, 0, 40, 0), (20 * 1000 + 10 * 5000) / 40.0);
-	ASSERT_DBL(history_peak(h, 0), 5000);
+		hosttab_end(t, 1.0);
+	row_fill(&r, t, h, 1);
+	ASSERT_DBL(r.rx10, 0);
+	ASSERT_DBL(r.rx40, (20 * 1000 + 10 * 5000) / 40.0);
+	ASSERT_DBL(r.peak, 5000);
 	/* half-second samples: 2 s is the last four */
-	history_clear(h);
 	hosttab_clear(t);
-	total = 0;
-	for (i = 0; i < 8; i++) {
-		total += i < 4 ? 100 : 300;
-		push(t, h, 0.5, total);
-	}
-	ASSERT_DBL(history_rate(h, 0, 2, 0), 600);
-	ASSERT_DBL(history_rate(h, 0, 40, 0), 400); /* all that is kept */
-	history_free(h);
+	for (i = 0; i < 8; i++)
+		push(t, 0.5, i < 4 ? 50 : 150);
+	h = hosttab_get(t, 0);
+	ASSERT_DBL(hosttab_rate(t, h, 2, 0), 300);
+	ASSERT_DBL(hosttab_rate(t, h, 40, 0), 200); /* all that is kept */
 	hosttab_free(t);
 }
 
@@ -228,36 +223,41 @@ static const char *shown(const struct row *r)
 	return buf;
 }
 
-static void test_view_filter_sort_select(void)
+/* 10.0.0.1 sends 200, 300 and 400 bytes to the three others: it is in every frame. */
+static void fill4(struct hosttab *t)
 {
-	const char *a[] = { "10.0.0.1", "10.0.0.2", "192.0.2.1", "2001:db8::1" };
-	struct hosttab *t = hosttab_new();
-	struct history *h = history_new();
-	struct view v;
-	char err[64];
+	const char *a[] = { "10.0.0.2", "192.0.2.1", "2001:db8::1" };
 	int i;
 
-	view_init(&v);
-	hosttab_begin(t);
-	for (i = 0; i < 4; i++) {
-		struct flow_key k = key(a[i]);
-		struct flow_counters c = { 1, (uint64_t)(i + 1) * 100, 0, 0 };
+	for (i = 0; i < 3; i++) {
+		struct flow_key src = key("10.0.0.1"), dst = key(a[i]);
 
-		hosttab_observe(t, &k, &c);
+		hosttab_add_frame(t, &src, 1, (uint64_t)(i + 2) * 100);
+		hosttab_add_frame(t, &dst, 0, (uint64_t)(i + 2) * 100);
 	}
 	hosttab_end(t, 1.0);
-	history_push(h, t);
-	ASSERT_OK(view_build(&v, t, h, NULL, NULL));
+}
+
+static void test_view_filter_sort_select(void)
+{
+	struct hosttab *t = hosttab_new(16);
+	struct view v;
+	char err[64];
+
+	view_init(&v);
+	fill4(t);
+	ASSERT_OK(view_build(&v, t, 10, NULL, NULL));
 	ASSERT_EQ(v.nrows, 4);
-	ASSERT_STREQ(shown(&v.rows[0]), "2001:db8::1"); /* busiest first */
-	v.selected = 2;					/* 10.0.0.2 */
+	ASSERT_STREQ(shown(&v.rows[0]), "2001:db8::1"); /* the most received first */
+	ASSERT_STREQ(shown(&v.rows[3]), "10.0.0.1");
+	v.selected = 2; /* 10.0.0.2 */
 	ASSERT_STREQ(shown(&v.rows[2]), "10.0.0.2");
 	v.reverse = true;
-	ASSERT_OK(view_build(&v, t, h, NULL, NULL));
+	ASSERT_OK(view_build(&v, t, 10, NULL, NULL));
 	ASSERT_STREQ(shown(&v.rows[0]), "10.0.0.1");
 	ASSERT_STREQ(shown(&v.rows[v.selected]), "10.0.0.2"); /* the selection follows */
 	ASSERT_OK(filter_parse("10.0.0.0/8", &v.filter, err, sizeof(err)));
-	ASSERT_OK(view_build(&v, t, h, NULL, NULL));
+	ASSERT_OK(view_build(&v, t, 10, NULL, NULL));
 	ASSERT_EQ(v.nrows, 2);
 	view_select(&v, 100, 10);
 	ASSERT_EQ(v.selected, 1);
@@ -276,7 +276,70 @@ static void test_view_filter_sort_select(void)
 	view_move_sort(&v, 1);
 	ASSERT_EQ(v.sort, COL_RX_PKTS);
 	view_free(&v);
-	history_free(h);
+	hosttab_free(t);
+}
+
+/* A host in every frame has a share of 100 %, whatever the filter shows. */
+static void test_share_of_a_host_in_every_frame(void)
+{
+	struct hosttab *t = hosttab_new(16);
+	struct view v;
+	char err[64];
+
+	view_init(&v);
+	fill4(t);
+	ASSERT_OK(filter_parse("10.0.0.1", &v.filter, err, sizeof(err)));
+	ASSERT_OK(view_build(&v, t, 10, NULL, NULL));
+	ASSERT_EQ(v.nrows, 1);
+	ASSERT_DBL(v.rows[0].share, 1.0);
+	memset(&v.filter, 0, sizeof(v.filter));
+	ASSERT_OK(view_build(&v, t, 10, NULL, NULL));
+	ASSERT_STREQ(shown(&v.rows[0]), "2001:db8::1");
+	ASSERT_DBL(v.rows[0].share, 400.0 / 900); /* of the 900 bytes of the 3 frames */
+	view_free(&v);
+	hosttab_free(t);
+}
+
+static const char *fake_name(const struct flow_key *k, bool lookup, void *arg)
+{
+	int *lookups = arg;
+
+	*lookups += lookup;
+	return k->addr[15] == 2 ? "two.example" : NULL;
+}
+
+/* Only the rows asked for are built (and named), while nrows counts every match; a
+ * text filter matches the address also once a name is known. */
+static void test_view_builds_only_what_is_shown(void)
+{
+	struct hosttab *t = hosttab_new(2000);
+	struct view v;
+	char err[64];
+	int lookups = 0;
+	unsigned i;
+
+	view_init(&v);
+	v.names = true;
+	for (i = 0; i < 1000; i++) {
+		struct flow_key k = key("10.0.0.0");
+
+		k.addr[14] = (uint8_t)(i >> 8), k.addr[15] = (uint8_t)i;
+		hosttab_add_frame(t, &k, 0, 10 + i);
+	}
+	hosttab_end(t, 1.0);
+	ASSERT_OK(view_build(&v, t, 25, fake_name, &lookups));
+	ASSERT_EQ(v.nrows, 1000);
+	ASSERT_EQ(v.nbuilt, 25);
+	ASSERT_EQ(lookups, 25);			       /* names only for the rows built */
+	ASSERT_STREQ(shown(&v.rows[0]), "10.0.3.231"); /* the busiest: 1009 B */
+	ASSERT_STREQ(shown(&v.rows[24]), "10.0.3.207");
+	ASSERT_OK(filter_parse("10.0.0.", &v.filter, err, sizeof(err)));
+	ASSERT_OK(view_build(&v, t, 25, fake_name, &lookups));
+	ASSERT_EQ(v.nrows, 256); /* 10.0.0.0 to 10.0.0.255 */
+	ASSERT_OK(filter_parse("two.example", &v.filter, err, sizeof(err)));
+	ASSERT_OK(view_build(&v, t, 25, fake_name, &lookups));
+	ASSERT_EQ(v.nrows, 4); /* 10.0.0.2, 10.0.1.2, 10.0.2.2, 10.0.3.2 by name */
+	view_free(&v);
 	hosttab_free(t);
 }
 
@@ -309,6 +372,8 @@ int main(void)
 	RUN_TEST(test_cell_formats);
 	RUN_TEST(test_rate_windows);
 	RUN_TEST(test_view_filter_sort_select);
+	RUN_TEST(test_share_of_a_host_in_every_frame);
+	RUN_TEST(test_view_builds_only_what_is_shown);
 	RUN_TEST(test_keys_unique);
 	return test_summary("test_view");
 }

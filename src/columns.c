@@ -86,6 +86,56 @@ int column_by_name(const char *name)
 	return -1;
 }
 
+void row_fill(struct row *r, const struct hosttab *t, const struct host *h, double share_of)
+{
+	r->host = *h;
+	r->name = NULL;
+	r->rx2 = hosttab_rate(t, h, 2, 0);
+	r->tx2 = hosttab_rate(t, h, 2, 1);
+	r->rx10 = hosttab_rate(t, h, 10, 0);
+	r->tx10 = hosttab_rate(t, h, 10, 1);
+	r->rx40 = hosttab_rate(t, h, 40, 0);
+	r->tx40 = hosttab_rate(t, h, 40, 1);
+	r->peak = h->peak;
+	r->share = share_of > 0 ? (r->rx2 + r->tx2) / share_of : 0;
+	if (r->share > 1)
+		r->share = 1; /* float rounding */
+}
+
+double column_key(enum col_id col, const struct hosttab *t, const struct host *h)
+{
+	switch (col) {
+	case COL_RX2:
+		return hosttab_rate(t, h, 2, 0);
+	case COL_TX2:
+		return hosttab_rate(t, h, 2, 1);
+	case COL_RX10:
+		return hosttab_rate(t, h, 10, 0);
+	case COL_TX10:
+		return hosttab_rate(t, h, 10, 1);
+	case COL_RX40:
+		return hosttab_rate(t, h, 40, 0);
+	case COL_TX40:
+		return hosttab_rate(t, h, 40, 1);
+	case COL_PEAK:
+		return h->peak;
+	case COL_RX_PKTS:
+		return (double)h->total.rx_packets;
+	case COL_RX_BYTES:
+		return (double)h->total.rx_bytes;
+	case COL_TX_PKTS:
+		return (double)h->total.tx_packets;
+	case COL_TX_BYTES:
+		return (double)h->total.tx_bytes;
+	case COL_SHARE:
+		return hosttab_rate(t, h, 2, 0) + hosttab_rate(t, h, 2, 1);
+	case COL_ADDR:
+	case COL__COUNT:
+		break;
+	}
+	return 0;
+}
+
 int column_compare(enum col_id col, bool reverse, const struct row *a, const struct row *b)
 {
 	int r = 0;

@@ -10,14 +10,13 @@
 
 /* One host as the screen shows it: its counters and its windowed rates. */
 struct row {
-	struct host host;  /* a copy: the table may move while the screen is paused */
-	size_t index;	   /* in the host table */
+	struct host host;  /* a copy: the table may change while the screen is paused */
 	const char *name;  /* its reverse DNS name (the cache owns it), or NULL */
 	double rx2, tx2;   /* bytes/s over 2 s */
 	double rx10, tx10; /* 10 s */
 	double rx40, tx40; /* 40 s */
 	double peak;	   /* highest 2 s rate, both ways */
-	double share;	   /* of the interface's 2 s traffic, 0..1 */
+	double share;	   /* of the traffic counted on hosts over 2 s, 0..1 (see view.h) */
 };
 
 enum col_id {
@@ -62,6 +61,13 @@ extern const struct column columns[COL__COUNT];
 
 /* The column called name (case-insensitive), or -1. */
 int column_by_name(const char *name);
+
+/* Fills r with h's counters and rates; share_of is the denominator of the share. */
+void row_fill(struct row *r, const struct hosttab *t, const struct host *h, double share_of);
+
+/* The value col sorts h by, computed alone (cheaper than a whole row): the column's
+ * value, or one that orders the same (share: the 2 s rate); 0 for the address. */
+double column_key(enum col_id col, const struct hosttab *t, const struct host *h);
 
 /* Orders a before b for sorting by col: largest first for numbers, A..Z for the
  * address; ties by address, so the order is total. reverse flips it. */
