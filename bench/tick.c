@@ -85,7 +85,9 @@ int main(int argc, char **argv)
 
 		view_init(&v);
 		for (i = 0; i < 2 * TICKS; i++) {
-			struct screen_state st = { .view = &v, .totals = &totals, .iface = "bench" };
+			struct screen_state st = { .view = &v,
+						   .totals = &totals,
+						   .iface = "bench" };
 			double t0, t1, t2, t3, t4;
 			bool busy = i < TICKS;
 
