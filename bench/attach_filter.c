@@ -3,12 +3,17 @@
  * packet socket on an interface exactly as flowtop attaches its own, then waits for a
  * signal. The benchmarks' reference filters run through it.
  *
- *   attach_filter OBJECT IFACE     prints the program id, runs until SIGINT/SIGTERM */
+ *   attach_filter OBJECT IFACE [raw]   prints the program id, runs until SIGINT/SIGTERM
+ *
+ * With "raw" the socket is SOCK_RAW, so the program sees the frame from the link header
+ * on, as the 2014 seed (sockex2) was written for. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <linux/if_packet.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -26,8 +31,8 @@ int main(int argc, char **argv)
 	sigset_t set;
 	int fd, err, sig;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: attach_filter OBJECT IFACE\n");
+	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "raw"))) {
+		fprintf(stderr, "usage: attach_filter OBJECT IFACE [raw]\n");
 		return 2;
 	}
 	obj = bpf_object__open_file(argv[1], NULL);
@@ -41,7 +46,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "attach_filter: no program, or no interface %s\n", argv[2]);
 		return 1;
 	}
-	fd = rawsock_prepare(bpf_program__fd(prog));
+	if (argc == 4) { /* as rawsock_prepare does, on a SOCK_RAW socket */
+		int pfd = bpf_program__fd(prog);
+
+		fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &pfd, sizeof(pfd)))
+			fd = -1;
+	} else {
+		fd = rawsock_prepare(bpf_program__fd(prog));
+	}
 	if (fd < 0 || rawsock_bind(fd, &iface)) {
 		fprintf(stderr, "attach_filter: cannot attach: %s\n", strerror(errno));
 		return 1;

@@ -29,9 +29,9 @@ bench_stop=stop_filters
 bench_pair
 python3 bench/mkpcap.py "$tmp"
 
-# attach_ref OBJECT: a reference filter on the receiving end; prints its program id
+# attach_ref OBJECT [raw]: a reference filter on the receiving end; prints its program id
 attach_ref() {
-	ip netns exec "$nsb" "$attach" "$1" "$ifb" >"$tmp/ref.id" &
+	ip netns exec "$nsb" "$attach" "$1" "$ifb" ${2:-} >"$tmp/ref.id" &
 	pids+=($!)
 	for _ in $(seq 100); do [ -s "$tmp/ref.id" ] && break; sleep 0.1; done
 	cat "$tmp/ref.id"
@@ -43,7 +43,8 @@ ft_pid=$!
 empty_id=$(attach_ref "$(realpath "$out/bench/empty.bpf.o")")
 seed_id=
 if bash bench/seed.sh "$out" 2>"$tmp/seed.err"; then
-	seed_id=$(attach_ref "$(realpath "$out/bench/sockex2.bpf.o")")
+	# its loads are written against the Ethernet header: a SOCK_RAW socket, as sockex2_user.c
+	seed_id=$(attach_ref "$(realpath "$out/bench/sockex2.bpf.o")" raw)
 fi
 # the program flowtop holds: its fdinfo names the id of every BPF program fd
 for _ in $(seq 100); do

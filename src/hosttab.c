@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define EMPTY UINT32_MAX
 #define NONE  UINT32_MAX
@@ -20,8 +21,10 @@ struct hosttab {
 	size_t ntouched;
 	uint32_t *shown; /* hosts whose delta is not zero (touched in the last sample) */
 	size_t nshown;
-	uint32_t tick; /* samples closed */
-	uint32_t seq;  /* moves to the newest end */
+	uint32_t tick;			  /* samples closed */
+	uint64_t pending_bytes;		  /* on hosts since the last sample (each frame twice) */
+	double bytes_hist[HISTORY_SLOTS]; /* the same, per sample */
+	uint32_t seq;			  /* moves to the newest end */
 	float interval[HISTORY_SLOTS];
 	double last_interval;
 	struct flow_counters other; /* what departed hosts had counted */
@@ -57,6 +60,8 @@ void hosttab_clear(struct hosttab *t)
 	t->tick = 0;
 	t->last_interval = 0;
 	t->departed = 0;
+	t->pending_bytes = 0;
+	memset(t->bytes_hist, 0, sizeof(t->bytes_hist));
 	memset(&t->other, 0, sizeof(t->other));
 	memset(t->interval, 0, sizeof(t->interval));
 	if (t->slots)
@@ -67,7 +72,7 @@ static size_t slot_index(const struct hosttab *t, const struct flow_key *key)
 {
 	size_t mask = t->nslots - 1, i = flow_key_hash(key) & mask;
 
-	while (t->slots[i] != EMPTY && memcmp(&t->hosts[t->slots[i]].addr, key, sizeof(*key)))
+	while (t->slots[i] != EMPTY && !flow_key_eq(&t->hosts[t->slots[i]].addr, key))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -80,6 +85,23 @@ const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *
 		return NULL;
 	s = t->slots[slot_index(t, key)];
 	return s == EMPTY ? NULL : &t->hosts[s];
+}
+
+/* Memory for the big arrays: 64-byte aligned (a host's first line whole) and, past 2
+ * MiB, in transparent huge pages where the kernel allows: a table of a million hosts
+ * is hundreds of MiB read at random, and TLB misses would double each lookup. */
+static void *alloc_big(size_t len)
+{
+	size_t huge = 2u << 20;
+	void *p;
+
+	if (len < huge)
+		return aligned_alloc(64, (len + 63) / 64 * 64);
+	len = (len + huge - 1) / huge * huge;
+	p = aligned_alloc(huge, len);
+	if (p)
+		madvise(p, len, MADV_HUGEPAGE);
+	return p;
 }
 
 /* Grows the arrays so that one more host fits (up to max). */
@@ -96,9 +118,12 @@ static int reserve(struct hosttab *t)
 
 		if (cap > t->max)
 			cap = t->max;
-		h = realloc(t->hosts, cap * sizeof(*h));
+		h = alloc_big(cap * sizeof(*h));
 		if (!h)
 			return -ENOMEM;
+		if (t->count)
+			memcpy(h, t->hosts, t->count * sizeof(*h));
+		free(t->hosts);
 		t->hosts = h;
 		a = realloc(t->touched, cap * sizeof(*a));
 		if (a)
@@ -111,7 +136,7 @@ static int reserve(struct hosttab *t)
 		for (n = 1024; n < cap * 2; n *= 2)
 			;
 		if (n > t->nslots) {
-			slots = malloc(n * sizeof(*slots));
+			slots = alloc_big(n * sizeof(*slots));
 			if (!slots)
 				return -ENOMEM;
 			memset(slots, 0xff, n * sizeof(*slots));
@@ -249,6 +274,7 @@ int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uin
 
 	if (!h)
 		return -ENOMEM;
+	t->pending_bytes += bytes;
 	if (tx) {
 		h->pending.tx_packets++;
 		h->pending.tx_bytes += bytes;
@@ -265,8 +291,22 @@ int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow
 
 	if (!h)
 		return -ENOMEM;
+	t->pending_bytes += c->rx_bytes + c->tx_bytes;
 	add_counters(&h->pending, c);
 	return 0;
+}
+
+void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int stage)
+{
+	size_t i;
+
+	if (!t->nslots)
+		return;
+	i = flow_key_hash(key) & (t->nslots - 1);
+	if (stage == 0)
+		__builtin_prefetch(&t->slots[i]);
+	else if (t->slots[i] != EMPTY)
+		__builtin_prefetch(&t->hosts[t->slots[i]], 1);
 }
 
 /* Samples of the last `seconds`: the fewest recent ones covering it. */
@@ -282,7 +322,7 @@ static unsigned window_len(const struct hosttab *t, double seconds)
 
 static double window_rate(const struct hosttab *t, const struct host *h, unsigned k, int tx)
 {
-	const float *slot = tx ? h->tx_hist : h->rx_hist;
+	const uint16_t *slot = tx ? h->tx_hist : h->rx_hist;
 	double bytes = 0, secs = 0;
 	uint32_t n;
 	unsigned j;
@@ -291,7 +331,7 @@ static double window_rate(const struct hosttab *t, const struct host *h, unsigne
 		n = t->tick - j;
 		secs += t->interval[n % HISTORY_SLOTS];
 		if (n <= h->tick) /* samples after its last traffic hold nothing */
-			bytes += slot[n % HISTORY_SLOTS];
+			bytes += hist_decode(slot[n % HISTORY_SLOTS]);
 	}
 	return secs > 0 ? bytes / secs : 0;
 }
@@ -299,6 +339,18 @@ static double window_rate(const struct hosttab *t, const struct host *h, unsigne
 double hosttab_rate(const struct hosttab *t, const struct host *h, double seconds, int tx)
 {
 	return window_rate(t, h, window_len(t, seconds), tx);
+}
+
+double hosttab_total_rate(const struct hosttab *t, double seconds)
+{
+	unsigned k = window_len(t, seconds), j;
+	double bytes = 0, secs = 0;
+
+	for (j = 0; j < k; j++) {
+		bytes += t->bytes_hist[(t->tick - j) % HISTORY_SLOTS];
+		secs += t->interval[(t->tick - j) % HISTORY_SLOTS];
+	}
+	return secs > 0 ? bytes / secs : 0;
 }
 
 void hosttab_end(struct hosttab *t, double interval)
@@ -313,6 +365,8 @@ void hosttab_end(struct hosttab *t, double interval)
 			memset(&t->hosts[t->shown[i]].delta, 0, sizeof(struct flow_counters));
 	t->tick = now;
 	t->interval[now % HISTORY_SLOTS] = (float)interval;
+	t->bytes_hist[now % HISTORY_SLOTS] = (double)t->pending_bytes;
+	t->pending_bytes = 0;
 	t->last_interval = interval;
 	k2 = window_len(t, 2.0);
 	for (i = 0; i < t->ntouched; i++) {
@@ -322,8 +376,8 @@ void hosttab_end(struct hosttab *t, double interval)
 		n = now - h->tick > HISTORY_SLOTS ? now - HISTORY_SLOTS + 1 : h->tick + 1;
 		for (; n < now; n++)
 			h->rx_hist[n % HISTORY_SLOTS] = h->tx_hist[n % HISTORY_SLOTS] = 0;
-		h->rx_hist[now % HISTORY_SLOTS] = (float)h->pending.rx_bytes;
-		h->tx_hist[now % HISTORY_SLOTS] = (float)h->pending.tx_bytes;
+		h->rx_hist[now % HISTORY_SLOTS] = hist_encode(h->pending.rx_bytes);
+		h->tx_hist[now % HISTORY_SLOTS] = hist_encode(h->pending.tx_bytes);
 		h->tick = now;
 		h->delta = h->pending;
 		add_counters(&h->total, &h->pending);

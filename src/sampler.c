@@ -67,7 +67,7 @@ static size_t seen_slot(const struct seen *t, const struct flow_key *key)
 {
 	size_t mask = t->nslots - 1, i = flow_key_hash(key) & mask;
 
-	while (t->used[i] && memcmp(&t->keys[i], key, sizeof(*key)))
+	while (t->used[i] && !flow_key_eq(&t->keys[i], key))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -142,6 +142,12 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint
 		s->ring_peak = fill;
 	for (; tail != head; tail++) {
 		const struct flow_record *r = &ring[tail & mask];
+
+		/* a random host per record: fetch its slot, then its line, ahead of use */
+		if (head - tail > 16)
+			hosttab_prefetch(t, &ring[(tail + 16) & mask].src, 0);
+		if (head - tail > 6)
+			hosttab_prefetch(t, &ring[(tail + 6) & mask].src, 1);
 
 		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
 		hosttab_add_frame(t, &r->src, 1, r->bytes);

@@ -83,7 +83,7 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	size_t n = hosttab_count(t), i, kept = 0;
 	bool had_selection = v->selected < v->nbuilt;
 	struct flow_key selected_key;
-	double counted2 = 0;
+	double counted2 = hosttab_total_rate(t, 2);
 
 	if (had_selection)
 		selected_key = v->rows[v->selected].host.addr;
@@ -92,7 +92,6 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_get(t, i);
 
-		counted2 += hosttab_rate(t, h, 2, 0) + hosttab_rate(t, h, 2, 1);
 		if (!passes(v, h, name, arg))
 			continue;
 		v->picks[kept].host = h;
