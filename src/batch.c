@@ -267,7 +267,8 @@ out:
 		close(dfd);
 	if (sfd >= 0)
 		close(sfd);
-	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+	/* the signals stay blocked: one more arriving during shutdown must not kill what
+	 * is ending cleanly (its default action would) */
 	free(b.rows);
 	return status;
 }

@@ -21,15 +21,31 @@ add_summary() { # "# suite: N passed, N failed, N skipped" -> totals
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
 }
 
+# what a test leaves behind: namespaces, tmux servers and flowtop processes it made
+leftovers() {
+	ip netns list 2>/dev/null | awk '$1 ~ /^ft/ { print "namespace " $1 }'
+	local s
+	for s in $(ls "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)" 2>/dev/null | grep '^ft'); do
+		tmux -L "$s" ls >/dev/null 2>&1 && echo "tmux server $s"
+	done
+	pgrep -f "$(realpath "$FLOWTOP") " 2>/dev/null | sed 's/^/flowtop process /'
+}
+
 run_suite() { # name command...
-	local name=$1 out rc
+	local name=$1 out rc before left
 	shift
 	out=$(mktemp)
 	echo "== $name"
+	before=$(leftovers | sort)
 	"$@" >"$out" 2>&1
 	rc=$?
 	cat "$out"
 	add_summary "$out" "$name"
+	left=$(comm -13 <(echo "$before") <(leftovers | sort) | tr '\n' ' ')
+	if [ -n "$left" ]; then
+		echo "FAIL $name: left behind: $left"
+		failed=$((failed + 1))
+	fi
 	if [ "$rc" != 0 ] && ! grep -q '^FAIL' "$out"; then
 		echo "FAIL $name: exit status $rc"
 		failed=$((failed + 1))

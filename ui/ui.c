@@ -536,7 +536,8 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	close(tfd);
 	close(dfd);
 	close(sfd);
-	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+	/* the signals stay blocked: one more arriving during shutdown must not kill what
+	 * is ending cleanly (its default action would) */
 	dns_free(u.dns);
 	view_free(&u.view);
 	return u.status_code;

@@ -8,7 +8,7 @@ need_root 3
 iface_of() { # NS: the interface flowtop picks there
 	ip netns exec "$1" "$FLOWTOP" -b --json -n 1 -d 0.05 | jq -r .interface
 }
-ns=$(netns_new dflt) || { fail "cannot create a namespace"; summary; exit; }
+netns_new dflt && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 check "only lo: lo" [ "$(iface_of "$ns")" = lo ]
 ip -n "$ns" link add "fdx-$E2E_SFX" type veth peer name "fdy-$E2E_SFX"
 ip -n "$ns" link add "fdr-$E2E_SFX" type veth peer name "fdz-$E2E_SFX"

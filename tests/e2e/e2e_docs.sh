@@ -33,7 +33,7 @@ check "the README's quick start names make run and make check" \
 # the EXAMPLES of the man page and the README's batch lines, on lo in a private
 # namespace, with -n where they would run until stopped
 need_root 3
-ns=$(netns_new docs) || { fail "cannot create a namespace"; summary; exit; }
+netns_new docs && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 ip netns exec "$ns" ping -q -c 40 -i 0.05 127.0.0.1 >/dev/null &
 E2E_PIDS+=($!)
 first=$(ip netns exec "$ns" "$FLOWTOP" -i lo -b --json -n 10 -d 0.05 -f 127.0.0.0/8 | jq -r '.hosts[0].ip' | tail -n 1)

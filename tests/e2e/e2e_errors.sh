@@ -51,7 +51,7 @@ rc=$?
 check "output pipe closed: exit 0" [ "$rc" = 0 ]
 
 # an interface that goes down, comes back, then disappears
-ns=$(netns_new err) || { fail "cannot create a namespace"; summary; exit; }
+netns_new err && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 ip -n "$ns" link add "fe-$E2E_SFX" type veth peer name "fep-$E2E_SFX"
 ip -n "$ns" link set "fe-$E2E_SFX" up
 ip -n "$ns" link set "fep-$E2E_SFX" up

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root 22
 
-ns=$(netns_new flt) || { fail "cannot create a namespace"; summary; exit; }
+netns_new flt && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 if_=fl-$E2E_SFX
 ip -n "$ns" link add "$if_" type veth peer name "flp-$E2E_SFX"
 ip -n "$ns" link set "$if_" up
@@ -64,7 +64,7 @@ ip -n "$ns" link set "flr-$E2E_SFX" name "$if_"
 ip -n "$ns" link set "$if_" up
 
 # moved to another namespace while watched
-other=$(netns_new flo)
+netns_new flo && other=$NETNS
 start_bg "$ns" "$E2E_TMP/mv.out" "$FLOWTOP" -i "$if_" -b --json -d 0.1
 pid=$BG_PID
 wait_for 10 grep -q interval "$E2E_TMP/mv.out"

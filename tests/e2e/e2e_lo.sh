@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root 4
 
-ns=$(netns_new lo) || { fail "cannot create a namespace"; summary; exit; }
+netns_new lo && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 start_bg "$ns" "$E2E_TMP/flowtop.out" "$FLOWTOP" -i lo -b --json -d 0.2
 ft_pid=$BG_PID
 start_bg "$ns" "$E2E_TMP/tcpdump.out" tcpdump -i lo -n --immediate-mode -U -w "$E2E_TMP/lo.pcap"

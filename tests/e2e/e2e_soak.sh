@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # e2e_soak.sh -- a long run, short by default: maximum-rate traffic across a veth for
-# SOAK_SECONDS (10) with flowtop in batch mode, then SOAK_SWITCHES (200) interface
-# switches on the screen under tmux. Memory and open fds must not grow, every switch
-# must land, the counts must equal what the receiver saw. `make soak`: 60 s, 2,000.
+# SOAK_SECONDS (10) with flowtop in batch mode; SOAK_MILLIONS (3) million distinct
+# sources at the default -m; then SOAK_SWITCHES (200) interface switches on the screen
+# under tmux. Memory and open fds must not grow, every switch must land, the counts must
+# equal what the receiver saw. `make soak`: 60 s, 10 million sources, 2,000 switches.
 . "$(dirname "$0")/lib.sh"
-need_root 7
-secs=${SOAK_SECONDS:-10} switches=${SOAK_SWITCHES:-200}
-send=$TESTBIN/../bench/flood_send
-[ -x "$send" ] || { fail "no $send (make builds it with the tests)"; summary; exit; }
+need_root 11
+secs=${SOAK_SECONDS:-10} switches=${SOAK_SWITCHES:-200} millions=${SOAK_MILLIONS:-3}
+send=$TESTBIN/../bench/flood_send churn=$TESTBIN/../bench/churn_send
+[ -x "$send" ] && [ -x "$churn" ] || { fail "no $send or $churn (make builds them with the tests)"; summary; exit; }
 
-a=$(netns_new sa) && b=$(netns_new sb) || { fail "cannot create namespaces"; summary; exit; }
+netns_new sa && a=$NETNS && netns_new sb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 for ns in "$a" "$b"; do
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 done
@@ -46,6 +47,34 @@ echo "  batch: $(cut -d' ' -f1 "$E2E_TMP/sent") frames sent in $secs s, $((r1 - 
 check "batch: every received frame counted" [ "$counted" = $((r1 - r0)) ]
 check "batch: open fds did not grow" [ "$fds1" = "$fds0" ]
 check "batch: resident memory did not grow (under 256 KiB)" [ $((rss1 - rss0)) -lt 256 ]
+
+# address churn, as in a flood of spoofed sources: memory bounded by -m, not by history
+start_bg "$b" "$E2E_TMP/churn.out" "$FLOWTOP" -i "$v1b" -b --json -d 0.5 -L 5 -o "$E2E_TMP/churn.json"
+pid=$BG_PID
+wait_for 10 grep -q interval "$E2E_TMP/churn.out"
+r0=$(rx)
+ip netns exec "$a" "$churn" "$v1a" 0 1000000 >/dev/null
+sleep 1
+rss0=$(rss "$pid")
+for ((m = 1; m < millions; m++)); do
+	ip netns exec "$a" "$churn" "$v1a" $((m * 1000000)) 1000000 >/dev/null
+done
+sleep 1
+rss1=$(rss "$pid")
+r1=$(rx)
+stop_bg "$pid" INT
+echo "  churn: $millions million sources, $((r1 - r0)) frames received; RSS after the first million ${rss0} KiB, after all ${rss1} KiB"
+check "churn: resident memory flat from the first million on (under 10 %)" \
+	[ $((rss1 - rss0)) -lt $((rss0 / 10)) ]
+check "churn: every frame counted, the table at its bound" jqt --argjson n $((r1 - r0)) \
+	'.totals.packets == $n and .totals.hosts == 65536 and .totals.evicted == .other.hosts
+	 and .totals.evicted > 0' "$E2E_TMP/churn.json"
+check "churn: the snapshot's hosts plus other add up to the totals" jqt \
+	'([.hosts[].tx_packets] | add) + .other.tx_packets == .totals.packets and
+	 ([.hosts[].rx_packets] | add) + .other.rx_packets == .totals.packets and
+	 (.hosts | length) == 65536' "$E2E_TMP/churn.json"
+check "churn: each sample lists 5 hosts (-L 5)" \
+	jqt -s 'map(.hosts | length) | all(. <= 5) and (last == 5)' "$E2E_TMP/churn.out"
 
 # the screen: switches between the two veths
 tmux_server main

@@ -7,7 +7,7 @@
 need_root 42
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
-a=$(netns_new ta) && b=$(netns_new tb) || { fail "cannot create namespaces"; summary; exit; }
+netns_new ta && a=$NETNS && netns_new tb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 for ns in "$a" "$b"; do
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 done

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root 7
 
-a=$(netns_new a) && b=$(netns_new b) || { fail "cannot create namespaces"; summary; exit; }
+netns_new a && a=$NETNS && netns_new b && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 ia=fva-$E2E_SFX ib=fvb-$E2E_SFX
 for ns in "$a" "$b"; do
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1

@@ -18,8 +18,9 @@ e2e_cleanup() {
 	for pid in "${E2E_PIDS[@]}"; do
 		kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	done
-	for p in "${E2E_TMUXES[@]}"; do
+	for p in "${E2E_TMUXES[@]}"; do # kill-server leaves the socket file
 		tmux -L "$p" kill-server 2>/dev/null
+		rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$p"
 	done
 	for ns in "${E2E_NS[@]}"; do
 		ip netns del "$ns" 2>/dev/null
@@ -40,6 +41,8 @@ check() {
 	shift
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
+# jqt ARGS...: jq -e, quiet: true when the filter's last output is true
+jqt() { jq -e "$@" >/dev/null; }
 summary() {
 	echo "# $E2E_NAME: $E2E_PASSED passed, $E2E_FAILED failed, $E2E_SKIPPED skipped"
 	[ "$E2E_FAILED" = 0 ]
@@ -79,13 +82,13 @@ tmux_server() {
 	E2E_TMUXES+=("$E2E_TMUX")
 }
 
-# netns NAME: create a namespace named NAME-<suffix>, with lo up; prints its name
+# netns_new NAME: create a namespace named ft-NAME-<suffix>, with lo up, its name in
+# NETNS. Not for $(...): the cleanup list must grow in this shell, not in a subshell.
 netns_new() {
-	local ns="ft-$1-$E2E_SFX"
-	ip netns add "$ns" || return 1
-	E2E_NS+=("$ns")
-	ip -n "$ns" link set lo up
-	echo "$ns"
+	NETNS="ft-$1-$E2E_SFX"
+	ip netns add "$NETNS" || return 1
+	E2E_NS+=("$NETNS")
+	ip -n "$NETNS" link set lo up
 }
 
 # veth_pair NS_A NS_B IF_A IF_B: a veth between two namespaces, both ends up
