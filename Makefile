@@ -36,14 +36,14 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw)
 BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
 	$(PKG_CFLAGS) -MMD -MP
-# each layer sees only itself and the layers below: bpf/ < src/ < ui/ < src/main.c
+# each layer sees only itself and the layers below: bpf/ < src/ < ui/ (ui/main.c on top)
 SRC_CFLAGS = $(BASE_CFLAGS) -I$(OUT) -Ibpf -Isrc
 UI_CFLAGS = $(BASE_CFLAGS) -Ibpf -Isrc -Iui
 ALL_CFLAGS = $(UI_CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Werror=undef -I/usr/include/$(MULTIARCH) -Ibpf
 
-LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard ui/*.c)
+LIB_SRCS := $(wildcard src/*.c) $(filter-out ui/main.c,$(wildcard ui/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
@@ -52,7 +52,7 @@ FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
-.PHONY: all deps test-deps run check tests bench screenshots lint-man fuzz soak check-format format clean install uninstall
+.PHONY: all deps test-deps run check tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -89,11 +89,6 @@ $(OUT)/src/%.o: src/%.c $(OUT)/flowtop.skel.h | $(OUT)/src
 	$(call say,CC,$@)
 	$(Q)$(CC) $(SRC_CFLAGS) -c $< -o $@
 
-# main.c ties the layers together: the only file of src/ that sees ui/
-$(OUT)/src/main.o: src/main.c | $(OUT)/src
-	$(call say,CC,$@)
-	$(Q)$(CC) $(UI_CFLAGS) -c $< -o $@
-
 $(OUT)/ui/%.o: ui/%.c | $(OUT)/ui
 	$(call say,CC,$@)
 	$(Q)$(CC) $(UI_CFLAGS) -c $< -o $@
@@ -102,7 +97,7 @@ $(OUT)/libflowtop.a: $(LIB_OBJS)
 	$(call say,AR,$@)
 	$(Q)$(AR) rcs $@ $^
 
-$(BIN): $(OUT)/src/main.o $(OUT)/libflowtop.a
+$(BIN): $(OUT)/ui/main.o $(OUT)/libflowtop.a
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PKG_LIBS) -lm -lpthread -o $@
 
@@ -180,6 +175,11 @@ soak: test-deps
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)SOAK_SECONDS=60 SOAK_MILLIONS=10 SOAK_SWITCHES=2000 FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests \
 		FLOWTOP_ROOT=$(CURDIR) bash tests/e2e/e2e_soak.sh
+
+# the corpus's expected counts, decided again by tshark (apt-get install tshark); the
+# tests only read them
+corpus-expect:
+	$(Q)cd tests/corpus/pcap && ../expected.py --mode replay *.pcap
 
 check-format:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # idle.sh -- CPU of the interactive flowtop (its screen under a private tmux server) with
-# N hosts in its map and no traffic: user+sys seconds per second over S seconds, from
-# /proc/PID/stat.
+# N hosts in its table (one frame from each, sent by churn_send) and then no traffic:
+# user+sys seconds per second over S seconds, from /proc/PID/stat.
 #
 #   bench/idle.sh [N [S]]     default 10000 hosts, 60 s (root)
 set -u
@@ -30,7 +30,7 @@ for _ in $(seq 50); do
 	[ -n "$pid" ] && grep -qs '^prog_id' /proc/"$pid"/fdinfo/* && break # maps first, then the program
 	sleep 0.1
 done
-"$out/bench/fill_map" "$pid" "$n" >/dev/null || exit 1
+ip netns exec "$ns" "$out/bench/churn_send" "fib-$sfx" 0 "$n" >/dev/null || exit 1
 sleep 2
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 t0=$(ticks "$pid")

@@ -17,11 +17,14 @@ trap 'rm -f "$tmp"' EXIT
 	echo
 	echo "## Kernel cost per packet in the real receive path"
 	echo
-	echo "\`bench/cost.sh 3000\`: 64 flows of each kind replayed 3,000 times across a veth;"
-	echo "flowtop's filter and an empty \`return 0\` filter attached the same way to the same"
-	echo "receiving interface; \`kernel.bpf_stats_enabled\`, run_time_ns / run_cnt."
+	echo "\`bench/cost.sh 3000 3000000\`: 64 flows of each kind replayed 3,000 times across a"
+	echo "veth, then 3,000,000 IPv4 UDP frames from 256, 65,536 and 1,048,576 distinct sources;"
+	echo "flowtop's filter, an empty \`return 0\` filter and the 2014 seed program sockex2 (built"
+	echo "from ../shared/seeds, on a SOCK_RAW socket as it was written for) attached to the same"
+	echo "receiving interface at once; \`kernel.bpf_stats_enabled\`, run_time_ns / run_cnt. The"
+	echo "seed counts only by destination, in a 1,024-entry hash, and follows fewer headers."
 	echo
-	bench/cost.sh 3000 || exit 1
+	bench/cost.sh 3000 3000000 || exit 1
 	echo
 	echo "## Watching a flood: flowtop against tcpdump and iftop"
 	echo
@@ -32,14 +35,24 @@ trap 'rm -f "$tmp"' EXIT
 	echo
 	echo "## User-space cost of one sampling interval"
 	echo
-	echo "\`$out/bench/tick 1000 10000 100000 1000000\`: CPU time per phase, median of 5"
-	echo "ticks; RSS growth of the process for that map size."
+	echo "\`$out/bench/tick 1000 10000 100000 1000000\`: N hosts each sending one frame in the"
+	echo "interval: folding the ring records in, closing the sample, the view (a sort key per"
+	echo "host, the rows shown picked and built), drawing; then an interval with no traffic."
+	echo "CPU time per phase, median of 5 ticks; resident memory per host."
 	echo
 	"$out/bench/tick" 1000 10000 100000 1000000 || exit 1
 	echo
+	echo "## The screen under address churn"
+	echo
+	echo "\`bench/churn.sh 3\`: a flood of 3 million distinct sources (1 million at a time,"
+	echo "bench/churn_send, as fast as it sends) through the screen at the default -m 65536;"
+	echo "then -m 1100000 with a million hosts all sending every second."
+	echo
+	bench/churn.sh 3 || exit 1
+	echo
 	echo "## Idle CPU of the interactive screen"
 	echo
-	echo "\`bench/idle.sh 10000 60\`: the screen under tmux, 10,000 hosts in the map, 1 s delay."
+	echo "\`bench/idle.sh 10000 60\`: the screen under tmux, 10,000 hosts in the table, 1 s delay."
 	echo
 	bench/idle.sh 10000 60 || exit 1
 } >"$tmp" && mv "$tmp" "$res" && cat "$res"

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,28 @@ static int write_snapshot(struct batch *b, struct report *r, const char *path, c
 	err = snapshot_write(path, r, msg, len);
 	select_rows(b, r, b->opts->limit);
 	return err;
+}
+
+/* A run-time error: on stderr, and in JSON mode also as one {"error": ...} line on
+ * stdout (bpftool's convention), so a pipeline reading stdout sees why it ended. */
+static void batch_error(const struct cli_opts *opts, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void batch_error(const struct cli_opts *opts, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "flowtop: %s\n", msg);
+	if (opts->json) {
+		fputs("{\"error\":", stdout);
+		report_json_string(stdout, msg);
+		fputs("}\n", stdout);
+		fflush(stdout);
+	}
 }
 
 static void print_sample(struct batch *b, const struct report *r)
@@ -219,10 +242,11 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 		if (pfd[2].revents & (POLLERR | POLLHUP | POLLNVAL) || pfd[0].revents & POLLIN) {
 			err = capture_link_event(c);
 			if (err == -ENODEV) {
-				fprintf(stderr,
-					"flowtop: interface %s disappeared (removed, renamed or "
-					"moved to another namespace)\n",
-					capture_iface(c)->name);
+				batch_error(
+				    opts,
+				    "interface %s disappeared (removed, renamed or moved to "
+				    "another namespace)",
+				    capture_iface(c)->name);
 				status = BATCH_IFACE_GONE;
 				stop = true;
 			} else if (err == -ENETDOWN && !down_reported) {
@@ -243,7 +267,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 		}
 		err = take_sample(&b, &r);
 		if (err) {
-			fprintf(stderr, "flowtop: cannot read the counters: %s\n", strerror(-err));
+			batch_error(opts, "cannot read the counters: %s", strerror(-err));
 			status = BATCH_FAILED;
 			break;
 		}
@@ -255,7 +279,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 		char msg[512];
 
 		if (write_snapshot(&b, &r, opts->snapshot, msg, sizeof(msg))) {
-			fprintf(stderr, "flowtop: %s\n", msg);
+			batch_error(opts, "%s", msg);
 			if (status == BATCH_OK)
 				status = BATCH_FAILED;
 		}

@@ -29,7 +29,7 @@ int capture_sample(struct capture *c, double interval);
 /* Empties the rings into the host table; call it every CAPTURE_DRAIN_SECONDS or
  * sooner, so the rings never fill (frames then take the slower spill map). */
 uint64_t capture_drain(struct capture *c);
-#define CAPTURE_DRAIN_SECONDS 0.05
+#define CAPTURE_DRAIN_SECONDS 0.02
 
 /* The fullest a ring was at a drain since the last call, 0..1. */
 double capture_ring_peak(struct capture *c);

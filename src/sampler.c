@@ -285,7 +285,7 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 	return 0;
 }
 
-static int read_stats(struct sampler *s, struct flow_stats *sum)
+static int read_stats(struct sampler *s, struct traffic_counts *sum)
 {
 	__u32 zero = 0;
 	unsigned c;
@@ -314,7 +314,7 @@ static int read_stats(struct sampler *s, struct flow_stats *sum)
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval)
 {
 	uint64_t heads[s->m.ncpus];
-	struct flow_stats now;
+	struct traffic_counts now;
 	unsigned c;
 	int err;
 

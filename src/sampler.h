@@ -12,15 +12,29 @@
 #include "bpf_load.h"
 #include "hosttab.h"
 
+/* Whole-interface frame counts, as the outputs see them (the BPF layout, struct
+ * flow_stats, stays in sampler.c). */
+struct traffic_counts {
+	uint64_t frames;      /* every frame, counted or not */
+	uint64_t bytes;	      /* their length on the wire */
+	uint64_t non_ip;      /* frames with no IP header on the dissector's path */
+	uint64_t truncated;   /* frames cut short or invalid inside a header on the path */
+	uint64_t new_entries; /* spill map entries the filter created */
+	uint64_t lost;	      /* spill map updates that failed */
+	uint64_t out_frames;  /* frames this host sent (the rest it received) */
+	uint64_t out_bytes;   /* their length on the wire */
+	uint64_t spilled;     /* frames counted through the spill map */
+};
+
 /* Whole-interface counters. */
 struct flow_totals {
-	struct flow_stats total;    /* cumulative since attach */
-	struct flow_stats delta;    /* added during the last interval */
-	struct flow_counters other; /* what the hosts that left the table had counted */
-	uint64_t live_hosts;	    /* hosts in the table at the last sample */
-	uint64_t evicted;	    /* hosts that left the full table since attach */
-	uint64_t capacity;	    /* hosts the table can hold */
-	double interval;	    /* seconds the last sample covered */
+	struct traffic_counts total; /* cumulative since attach */
+	struct traffic_counts delta; /* added during the last interval */
+	struct flow_counters other;  /* what the hosts that left the table had counted */
+	uint64_t live_hosts;	     /* hosts in the table at the last sample */
+	uint64_t evicted;	     /* hosts that left the full table since attach */
+	uint64_t capacity;	     /* hosts the table can hold */
+	double interval;	     /* seconds the last sample covered */
 };
 
 struct sampler;

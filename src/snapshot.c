@@ -1,37 +1,62 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* snapshot.c: temporary file, write, fsync, rename. */
+/* snapshot.c: a temporary file of an unpredictable name, write, fsync, rename, fsync
+ * of the directory. */
 #include "snapshot.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #define TMP_TRIES 16
 
-/* "dir/.name.<pid>.<n>.tmp": beside the target, so rename() stays on one file system. */
-static int tmp_name(const char *path, unsigned n, char *buf, size_t len)
+/* "dir/.name.<64 random bits>.tmp": beside the target, so rename() stays on one file
+ * system; unpredictable, so nobody who can write the directory can plant the names. */
+static int tmp_name(const char *path, char *buf, size_t len)
 {
 	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0;
-	int w = snprintf(buf, len, "%.*s.%s.%ld.%u.tmp", dirlen, path, path + dirlen,
-			 (long)getpid(), n);
+	int dirlen = slash ? (int)(slash - path + 1) : 0, w;
+	uint64_t r;
 
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		return errno ? -errno : -EIO;
+	w = snprintf(buf, len, "%.*s.%s.%016" PRIx64 ".tmp", dirlen, path, path + dirlen, r);
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Makes the rename durable: the directory entry is on disk when this returns. */
+static int sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int fd, ret = 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) && errno != EINVAL) /* some file systems cannot sync a directory */
+		ret = -errno;
+	close(fd);
+	return ret;
 }
 
 int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen)
 {
-	static unsigned counter;
 	char tmp[4096];
 	FILE *f = NULL;
 	int fd = -1, ret, i;
 
 	for (i = 0; i < TMP_TRIES && fd < 0; i++) {
-		ret = tmp_name(path, counter++, tmp, sizeof(tmp));
+		ret = tmp_name(path, tmp, sizeof(tmp));
 		if (ret)
 			goto out_err;
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -63,6 +88,9 @@ int snapshot_write(const char *path, const struct report *r, char *err, size_t e
 		ret = -errno;
 		goto out_unlink;
 	}
+	ret = sync_dir(path);
+	if (ret)
+		goto out_err;
 	return 0;
 
 out_unlink:

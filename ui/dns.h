@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "../bpf/flowtop.h"
+#include "hosttab.h" /* struct flow_key */
 
 struct dns;
 

@@ -4,7 +4,7 @@
 # renamed or moved to another namespace, a map too small for the hosts; least privilege;
 # valgrind memcheck on a batch run.
 . "$(dirname "$0")/lib.sh"
-need_root 22
+need_root 23
 
 netns_new flt && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 if_=fl-$E2E_SFX
@@ -60,6 +60,8 @@ check "renamed: flowtop notices" wait_for 3 exited
 stop_bg "$pid" KILL
 rc=$?
 check "renamed: exit 3 and says so" eval '[ "$rc" = 3 ] && grep -q "interface $if_ disappeared" "$E2E_TMP/ren.out.err"'
+check "renamed, --json: the reason is the last line on stdout, as {\"error\": ...}" \
+	eval 'tail -n 1 "$E2E_TMP/ren.out" | jq -e ".error | test(\"interface $if_ disappeared\")" >/dev/null'
 ip -n "$ns" link set "flr-$E2E_SFX" name "$if_"
 ip -n "$ns" link set "$if_" up
 

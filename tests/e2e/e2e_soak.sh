@@ -6,7 +6,7 @@
 # under tmux. Memory and open fds must not grow, every switch must land, the counts must
 # equal what the receiver saw. `make soak`: 60 s, 10 million sources, 2,000 switches.
 . "$(dirname "$0")/lib.sh"
-need_root 11
+need_root 12
 secs=${SOAK_SECONDS:-10} switches=${SOAK_SWITCHES:-200} millions=${SOAK_MILLIONS:-3}
 send=$TESTBIN/../bench/flood_send churn=$TESTBIN/../bench/churn_send
 [ -x "$send" ] && [ -x "$churn" ] || { fail "no $send or $churn (make builds them with the tests)"; summary; exit; }
@@ -45,6 +45,9 @@ stop_bg "$pid" INT
 counted=$(tail -n 1 "$E2E_TMP/batch.out" | jq .totals.packets)
 echo "  batch: $(cut -d' ' -f1 "$E2E_TMP/sent") frames sent in $secs s, $((r1 - r0)) received, $counted counted; RSS ${rss0}->${rss1} KiB, fds $fds0->$fds1"
 check "batch: every received frame counted" [ "$counted" = $((r1 - r0)) ]
+check "batch: on every sample of the flood, no host has more than the totals" jqt -s \
+	'all(.[]; ([.hosts[].tx_packets] | add // 0) + .other.tx_packets <= .totals.packets and
+	 ([.hosts[].rx_packets] | add // 0) + .other.rx_packets <= .totals.packets)' "$E2E_TMP/batch.out"
 check "batch: open fds did not grow" [ "$fds1" = "$fds0" ]
 check "batch: resident memory did not grow (under 256 KiB)" [ $((rss1 - rss0)) -lt 256 ]
 
@@ -69,9 +72,14 @@ check "churn: resident memory flat from the first million on (under 10 %)" \
 check "churn: every frame counted, the table at its bound" jqt --argjson n $((r1 - r0)) \
 	'.totals.packets == $n and .totals.hosts == 65536 and .totals.evicted == .other.hosts
 	 and .totals.evicted > 0' "$E2E_TMP/churn.json"
+# exact while the rings kept up; frames that took the spill map may lose their hosts
+# when its own LRU drops them before a read (never the totals): then hosts + other fall
+# short, never over
+echo "  churn: $(jq -r '"\(.totals.spilled) frames spilled"' "$E2E_TMP/churn.json")"
 check "churn: the snapshot's hosts plus other add up to the totals" jqt \
-	'([.hosts[].tx_packets] | add) + .other.tx_packets == .totals.packets and
-	 ([.hosts[].rx_packets] | add) + .other.rx_packets == .totals.packets and
+	'def ok($d; $s): if $s == 0 then $d == 0 else $d <= 0 end; .totals.spilled as $s |
+	 ok(([.hosts[].tx_packets] | add) + .other.tx_packets - .totals.packets; $s) and
+	 ok(([.hosts[].rx_packets] | add) + .other.rx_packets - .totals.packets; $s) and
 	 (.hosts | length) == 65536' "$E2E_TMP/churn.json"
 check "churn: each sample lists 5 hosts (-L 5)" \
 	jqt -s 'map(.hosts | length) | all(. <= 5) and (last == 5)' "$E2E_TMP/churn.out"

@@ -115,6 +115,36 @@ static void test_csv_parses_with_python(void)
 		     "ip,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_pps,tx_pps,rx_bps,tx_bps");
 }
 
+static const char *json_of(const char *str)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	report_json_string(f, str);
+	fclose(f);
+	return buf;
+}
+
+/* Interface names are bytes: what is not UTF-8 is escaped, so jq still reads the line. */
+static void test_json_strings_escape_invalid_utf8(void)
+{
+	char path[256], cmd[512];
+	FILE *f;
+
+	ASSERT_STREQ(json_of("eth0"), "\"eth0\"");
+	ASSERT_STREQ(json_of("caf\xc3\xa9"), "\"caf\xc3\xa9\""); /* valid UTF-8 as is */
+	ASSERT_STREQ(json_of("a\xff\xc3("), "\"a\\u00ff\\u00c3(\"");
+	ASSERT_STREQ(json_of("\xe0\x80\xaf"), "\"\\u00e0\\u0080\\u00af\""); /* overlong */
+	ASSERT_STREQ(json_of("\xed\xa0\x80"), "\"\\u00ed\\u00a0\\u0080\""); /* surrogate */
+	ASSERT_STREQ(json_of("q\"\\\n"), "\"q\\\"\\\\\\u000a\"");
+	snprintf(path, sizeof(path), "%s/bytes.json", dir);
+	f = fopen(path, "w");
+	report_json_string(f, "v\xfe\xc0x");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "jq -r 'length' %s", path);
+	ASSERT_STREQ(sh(cmd), "4");
+}
+
 static void test_text_has_header_and_rows(void)
 {
 	char path[256], cmd[512];
@@ -187,8 +217,9 @@ static void test_snapshot_failure_leaves_target_alone(void)
 	ASSERT_EQ(count_files(), 0);
 }
 
-/* Symlinks planted at every temporary name it may try must not be followed
- * (O_EXCL|O_NOFOLLOW): the write fails, the symlinks' target is untouched. */
+/* Names planted where a predictable scheme (.name.PID.N.tmp) would put its temporary
+ * files cannot block a snapshot, nor redirect it: the names are random, opened with
+ * O_EXCL|O_NOFOLLOW, and the symlinks' target stays untouched. */
 static void test_snapshot_ignores_planted_symlinks(void)
 {
 	char path[256], link[512], victim[256], cmd[1024], msg[256];
@@ -198,17 +229,17 @@ static void test_snapshot_ignores_planted_symlinks(void)
 	snprintf(cmd, sizeof(cmd), "echo precious > %s", victim);
 	ASSERT_OK(system(cmd));
 	snprintf(path, sizeof(path), "%s/snap/s.txt", dir);
-	for (i = 0; i < 64; i++) { /* earlier tests used the first few names */
+	for (i = 0; i < 64; i++) {
 		snprintf(link, sizeof(link), "%s/snap/.s.txt.%ld.%d.tmp", dir, (long)getpid(), i);
 		ASSERT_OK(symlink(victim, link));
 	}
-	ASSERT_EQ(snapshot_write(path, &rep, msg, sizeof(msg)), -EEXIST);
+	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
+	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
 	snprintf(cmd, sizeof(cmd), "cat %s", victim);
 	ASSERT_STREQ(sh(cmd), "precious");
-	ASSERT_EQ(count_files(), 64);
+	ASSERT_EQ(count_files(), 65); /* the planted names and the snapshot, no temporary */
 	snprintf(cmd, sizeof(cmd), "rm -f %s/snap/.s.txt.*.tmp", dir);
 	ASSERT_OK(system(cmd));
-	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
 	ASSERT_EQ(count_files(), 1);
 }
 
@@ -230,6 +261,7 @@ int main(void)
 	build_report();
 	RUN_TEST(test_json_parses_with_jq);
 	RUN_TEST(test_csv_parses_with_python);
+	RUN_TEST(test_json_strings_escape_invalid_utf8);
 	RUN_TEST(test_text_has_header_and_rows);
 	RUN_TEST(test_format_by_extension);
 	RUN_TEST(test_snapshot_replaces_whole_file);

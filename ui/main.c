@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* main.c: parse the command line, check what is needed, load, attach, then hand over to
- * the batch loop. The only file that decides the exit status. */
+/* main.c: the program, on top of both loops: parse the command line, check what is
+ * needed, load, attach, then hand over to the batch loop or the screen. The only file
+ * that decides the exit status. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
