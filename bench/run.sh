@@ -8,6 +8,15 @@ out=${OUT:-.output}
 res=bench/RESULTS.md
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
+status=0
+# run CMD...: a benchmark's table; a failure is written down and the others still run
+run() {
+	"$@" 2>"$tmp.err" || {
+		status=1
+		echo "**failed** (\`$*\`): $(tail -n 3 "$tmp.err" | tr '\n' ' ')"
+	}
+	rm -f "$tmp.err"
+}
 {
 	echo "# flowtop benchmark results"
 	echo
@@ -24,14 +33,14 @@ trap 'rm -f "$tmp"' EXIT
 	echo "receiving interface at once; \`kernel.bpf_stats_enabled\`, run_time_ns / run_cnt. The"
 	echo "seed counts only by destination, in a 1,024-entry hash, and follows fewer headers."
 	echo
-	bench/cost.sh 3000 3000000 || exit 1
+	run bench/cost.sh 3000 3000000
 	echo
 	echo "## Watching a flood: flowtop against tcpdump and iftop"
 	echo
 	echo "\`bench/flood.sh 5 3\`: a sendmmsg sender floods a veth with 60-byte UDP frames for"
 	echo "5 s while each contestant watches the receiving end; 3 repetitions."
 	echo
-	bench/flood.sh 5 3 || exit 1
+	run bench/flood.sh 5 3
 	echo
 	echo "## User-space cost of one sampling interval"
 	echo
@@ -40,7 +49,7 @@ trap 'rm -f "$tmp"' EXIT
 	echo "host, the rows shown picked and built), drawing; then an interval with no traffic."
 	echo "CPU time per phase, median of 5 ticks; resident memory per host."
 	echo
-	"$out/bench/tick" 1000 10000 100000 1000000 || exit 1
+	run "$out/bench/tick" 1000 10000 100000 1000000
 	echo
 	echo "## The screen under address churn"
 	echo
@@ -48,11 +57,13 @@ trap 'rm -f "$tmp"' EXIT
 	echo "bench/churn_send, as fast as it sends) through the screen at the default -m 65536;"
 	echo "then -m 1100000 with a million hosts all sending every second."
 	echo
-	bench/churn.sh 3 || exit 1
+	run bench/churn.sh 3
 	echo
 	echo "## Idle CPU of the interactive screen"
 	echo
 	echo "\`bench/idle.sh 10000 60\`: the screen under tmux, 10,000 hosts in the table, 1 s delay."
 	echo
-	bench/idle.sh 10000 60 || exit 1
-} >"$tmp" && mv "$tmp" "$res" && cat "$res"
+	run bench/idle.sh 10000 60
+} >"$tmp"
+mv "$tmp" "$res" && cat "$res"
+exit "$status"

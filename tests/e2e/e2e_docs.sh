@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # e2e_docs.sh -- the manual page lints clean; make install and make uninstall honour
 # PREFIX and DESTDIR and install a page that man renders; the README's quick start names
-# the two commands. Needs no root.
+# the two commands; its figures come from bench/RESULTS.md. Needs no root.
 . "$(dirname "$0")/lib.sh"
 root=$(realpath "$(dirname "$0")/../..")
 
@@ -27,6 +27,10 @@ check "man -l renders the installed page" \
 make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/usr >/dev/null 2>&1
 check "make uninstall removes both" \
 	eval '[ ! -e "$dest/usr/sbin/flowtop" ] && [ ! -e "$dest/usr/share/man/man8/flowtop.8" ]'
+check "every figure the README quotes stands in bench/RESULTS.md" \
+	python3 "$root/tests/e2e/readme_figures.py" "$root/README.md" "$root/bench/RESULTS.md"
+check "the README has one Install and one Performance section" \
+	eval '[ "$(grep -c "^## Install" "$root/README.md")" = 1 ] && [ "$(grep -c "^## Performance" "$root/README.md")" = 1 ]'
 check "the README's quick start names make run and make check" \
 	eval 'grep -q "^    make run " "$root/README.md" && grep -q "^    make check " "$root/README.md"'
 
