@@ -101,11 +101,10 @@ $(BIN): $(OUT)/ui/main.o $(OUT)/libflowtop.a
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PKG_LIBS) -lm -lpthread -o $@
 
-$(OUT)/tests/%: tests/unit/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
-	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@
-
-$(OUT)/tests/%: tests/kern/%.c tests/test.h $(OUT)/libflowtop.a | $(OUT)/tests
+# unit (tests/unit) and kernel (tests/kern) tests alike
+.SECONDEXPANSION:
+$(UNIT_TESTS) $(KERN_TESTS): $(OUT)/tests/%: $$(wildcard tests/unit/%.c tests/kern/%.c) tests/test.h \
+		$(OUT)/libflowtop.a | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@
 

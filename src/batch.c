@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* batch.c: timerfd + signalfd + the socket's POLLERR in one poll loop, so a signal or
- * a vanished interface is handled between samples, never inside one. */
+/* batch.c: the batch mode on the shared event loop (loop.h): a signal or a vanished
+ * interface is handled between samples, never inside one. */
 #include "batch.h"
 
 #include <errno.h>
-#include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 
 #include "fmt.h"
+#include "loop.h"
 #include "report.h"
 #include "snapshot.h"
 #include "topk.h"
@@ -150,38 +147,18 @@ static void usr1_snapshot(struct batch *b, struct report *r)
 		fprintf(stderr, "flowtop: %s\n", msg);
 }
 
-static int make_timer(double delay)
+/* The interface after a socket error or at a sample: false when it is gone (the run
+ * ends); down is said once. */
+static bool link_ok(struct capture *c, bool *down_reported)
 {
-	struct itimerspec its;
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	int err = capture_link_event(c);
 
-	if (fd < 0)
-		return -errno;
-	its.it_interval.tv_sec = (time_t)delay;
-	its.it_interval.tv_nsec = (long)((delay - floor(delay)) * 1e9);
-	its.it_value = its.it_interval;
-	if (timerfd_settime(fd, 0, &its, NULL)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-static int make_signalfd(sigset_t *mask)
-{
-	int fd;
-
-	sigemptyset(mask);
-	sigaddset(mask, SIGINT);
-	sigaddset(mask, SIGTERM);
-	sigaddset(mask, SIGHUP);
-	sigaddset(mask, SIGUSR1);
-	if (sigprocmask(SIG_BLOCK, mask, NULL))
-		return -errno;
-	fd = signalfd(-1, mask, SFD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (err == -ENODEV)
+		return false; /* said after the last sample, as the last line */
+	if (err == -ENETDOWN && !*down_reported)
+		fprintf(stderr, "flowtop: interface %s is down\n", capture_iface(c)->name);
+	*down_reported = err == -ENETDOWN;
+	return true;
 }
 
 enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
@@ -190,81 +167,37 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 	enum batch_exit status = BATCH_OK;
 	bool down_reported = false, stop = false;
 	struct report r = {};
+	struct loop *l;
 	long done = 0;
-	sigset_t mask;
-	int tfd, sfd, dfd, err;
+	int ev, signo, err;
 
-	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE to handle, not a death */
 	clock_gettime(CLOCK_MONOTONIC, &b.last);
-	tfd = make_timer(opts->delay);
-	dfd = make_timer(CAPTURE_DRAIN_SECONDS < opts->delay ? CAPTURE_DRAIN_SECONDS : opts->delay);
-	sfd = make_signalfd(&mask);
-	if (tfd < 0 || sfd < 0 || dfd < 0) {
-		fprintf(stderr, "flowtop: cannot set up the sampling loop: %s\n",
-			strerror(-(tfd < 0   ? tfd
-				   : sfd < 0 ? sfd
-					     : dfd)));
-		status = BATCH_FAILED;
-		goto out;
+	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
+	if (!l) {
+		batch_error(opts, "cannot set up the sampling loop: %s", strerror(errno));
+		return BATCH_FAILED;
 	}
 	while (!stop) {
-		struct pollfd pfd[4] = {
-			{ .fd = tfd, .events = POLLIN },
-			{ .fd = sfd, .events = POLLIN },
-			{ .fd = capture_fd(c), .events = 0 }, /* POLLERR always reported */
-			{ .fd = dfd, .events = POLLIN },
-		};
-
-		if (poll(pfd, 4, -1) < 0) {
-			if (errno == EINTR)
-				continue;
+		ev = loop_wait(l, capture_fd(c), NULL, NULL, 0, -1, &signo);
+		if (ev < 0) {
+			batch_error(opts, "cannot wait for events: %s", strerror(-ev));
 			status = BATCH_FAILED;
 			break;
 		}
-		if (pfd[3].revents & POLLIN) {
-			uint64_t ticks;
-
-			if (read(dfd, &ticks, sizeof(ticks)) > 0)
-				capture_drain(c);
-		}
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			bool got = read(sfd, &si, sizeof(si)) == sizeof(si);
-
-			if (got && si.ssi_signo == SIGUSR1)
-				usr1_snapshot(&b, &r);
-			else if (got)
-				stop = true; /* one last sample below */
-		}
-		/* POLLERR says "down" at once; the tick re-checks, because a deletion
+		if (ev & LOOP_DRAIN)
+			capture_drain(c);
+		if (ev & LOOP_SIGNAL && signo == SIGUSR1)
+			usr1_snapshot(&b, &r);
+		else if (ev & LOOP_SIGNAL)
+			stop = true; /* one last sample below */
+		/* POLLERR says "down" at once; the sample re-checks, because a deletion
 		 * reports ENETDOWN while the device still exists, and nothing after it */
-		if (pfd[2].revents & (POLLERR | POLLHUP | POLLNVAL) || pfd[0].revents & POLLIN) {
-			err = capture_link_event(c);
-			if (err == -ENODEV) {
-				batch_error(
-				    opts,
-				    "interface %s disappeared (removed, renamed or moved to "
-				    "another namespace)",
-				    capture_iface(c)->name);
-				status = BATCH_IFACE_GONE;
-				stop = true;
-			} else if (err == -ENETDOWN && !down_reported) {
-				fprintf(stderr, "flowtop: interface %s is down\n",
-					capture_iface(c)->name);
-				down_reported = true;
-			} else if (!err) {
-				down_reported = false;
-			}
+		if (ev & (LOOP_LINK | LOOP_SAMPLE) && !link_ok(c, &down_reported)) {
+			status = BATCH_IFACE_GONE;
+			stop = true;
 		}
-		if (!stop && !(pfd[0].revents & POLLIN))
+		if (!stop && !(ev & LOOP_SAMPLE))
 			continue;
-		if (pfd[0].revents & POLLIN) {
-			uint64_t ticks;
-
-			if (read(tfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
-				break;
-		}
 		err = take_sample(&b, &r);
 		if (err) {
 			batch_error(opts, "cannot read the counters: %s", strerror(-err));
@@ -275,6 +208,11 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 		if (b.out_closed || (opts->iterations && ++done >= opts->iterations))
 			stop = true;
 	}
+	if (status == BATCH_IFACE_GONE)
+		batch_error(
+		    opts,
+		    "interface %s disappeared (removed, renamed or moved to another namespace)",
+		    capture_iface(c)->name);
 	if (opts->snapshot && r.totals) {
 		char msg[512];
 
@@ -284,15 +222,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 				status = BATCH_FAILED;
 		}
 	}
-out:
-	if (tfd >= 0)
-		close(tfd);
-	if (dfd >= 0)
-		close(dfd);
-	if (sfd >= 0)
-		close(sfd);
-	/* the signals stay blocked: one more arriving during shutdown must not kill what
-	 * is ending cleanly (its default action would) */
+	loop_free(l);
 	free(b.rows);
 	return status;
 }

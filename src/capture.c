@@ -69,14 +69,6 @@ void capture_free(struct capture *c)
 	free(c);
 }
 
-static void describe_missing(const char *ifname, char *err, size_t errlen)
-{
-	char names[512];
-
-	iface_list(names, sizeof(names));
-	snprintf(err, errlen, "no interface '%s' (there are: %s)", ifname, names);
-}
-
 /* Prepares a socket on the program and binds it to iface, with link_hlen set first. */
 static int open_on(struct capture *c, const struct iface_info *iface)
 {
@@ -99,12 +91,8 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 	int fd, ret;
 
 	ret = iface_get(ifname, &next);
-	if (ret == -ENODEV) {
-		describe_missing(ifname, err, errlen);
-		return ret;
-	}
 	if (ret) {
-		snprintf(err, errlen, "cannot query interface '%s': %s", ifname, strerror(-ret));
+		iface_describe_error(ifname, ret, err, errlen);
 		return ret;
 	}
 	/* a socket that can attach at all, before the current one is given up */

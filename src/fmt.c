@@ -10,9 +10,14 @@
 
 static const uint8_t v4mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
+bool fmt_is_ipv4(const struct flow_key *key)
+{
+	return !memcmp(key->addr, v4mapped_prefix, sizeof(v4mapped_prefix));
+}
+
 const char *fmt_addr(const struct flow_key *key, char buf[FMT_ADDR_LEN])
 {
-	if (!memcmp(key->addr, v4mapped_prefix, sizeof(v4mapped_prefix)))
+	if (fmt_is_ipv4(key))
 		return inet_ntop(AF_INET, &key->addr[12], buf, FMT_ADDR_LEN);
 	return inet_ntop(AF_INET6, key->addr, buf, FMT_ADDR_LEN);
 }

@@ -3,6 +3,7 @@
 #ifndef FLOWTOP_FMT_H
 #define FLOWTOP_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -11,6 +12,9 @@
 
 #define FMT_ADDR_LEN 46 /* INET6_ADDRSTRLEN */
 #define FMT_TIME_LEN 32
+
+/* Whether key is an IPv4 address (IPv4-mapped ::ffff:a.b.c.d). */
+bool fmt_is_ipv4(const struct flow_key *key);
 
 /* IPv4-mapped keys print as a.b.c.d, others as RFC 5952 IPv6. */
 const char *fmt_addr(const struct flow_key *key, char buf[FMT_ADDR_LEN]);

@@ -134,3 +134,15 @@ size_t iface_list(char *buf, size_t len)
 		if_freenameindex(all);
 	return n;
 }
+
+void iface_describe_error(const char *name, int err, char *buf, size_t len)
+{
+	char names[512];
+
+	if (err != -ENODEV) {
+		snprintf(buf, len, "cannot query interface '%s': %s", name, strerror(-err));
+		return;
+	}
+	iface_list(names, sizeof(names));
+	snprintf(buf, len, "no interface '%s' (there are: %s)", name, names);
+}

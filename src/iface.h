@@ -25,4 +25,7 @@ int iface_get(const char *name, struct iface_info *info);
 /* "eth0, lo, veth1" (sorted by index), cut to len. Returns the number of interfaces. */
 size_t iface_list(char *buf, size_t len);
 
+/* Why iface_get(name) failed with err, for the user: "no interface 'x' (there are: ...)". */
+void iface_describe_error(const char *name, int err, char *buf, size_t len);
+
 #endif

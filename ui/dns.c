@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 
+#include "fmt.h"
+
 #define CACHE_SLOTS  16384 /* names remembered; past that, addresses show */
 #define QUEUE_SLOTS  256   /* lookups waiting; past that, asked again later */
 #define NAME_MAX_LEN 80
@@ -84,11 +86,10 @@ static void put_ref(struct dns *d)
 
 static void lookup(const struct flow_key *key, char *name, bool *ok)
 {
-	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 	struct sockaddr_storage ss = {};
 	socklen_t len;
 
-	if (!memcmp(key->addr, v4mapped, sizeof(v4mapped))) {
+	if (fmt_is_ipv4(key)) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 
 		sin->sin_family = AF_INET;

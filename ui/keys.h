@@ -24,6 +24,16 @@ enum ui_action {
 	ACT_HOME,
 	ACT_END,
 	ACT_REDRAW,
+	ACT__COUNT,
+};
+
+/* What an action leaves to be redone (htop's reaction bitmask); the screen is drawn
+ * again after every key anyway. */
+enum ui_reaction {
+	REACT_NONE = 0,
+	REACT_REBUILD = 1u << 0, /* the rows: filter, sort or names changed */
+	REACT_FOLLOW = 1u << 1,	 /* the selection moved: build more rows if it left them */
+	REACT_REPAINT = 1u << 2, /* repaint every cell, not only those that changed */
 };
 
 struct key_binding {

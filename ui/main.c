@@ -60,15 +60,7 @@ int main(int argc, char **argv)
 		iface_default(opts.iface);
 	ret = iface_get(opts.iface, &info);
 	if (ret) {
-		char names[512];
-
-		iface_list(names, sizeof(names));
-		if (ret == -ENODEV)
-			snprintf(err, sizeof(err), "no interface '%s' (there are: %s)", opts.iface,
-				 names);
-		else
-			snprintf(err, sizeof(err), "cannot query interface '%s': %s", opts.iface,
-				 strerror(-ret));
+		iface_describe_error(opts.iface, ret, err, sizeof(err));
 		return fail(&opts, EXIT_USAGE, err);
 	}
 	if (caps_missing(missing, sizeof(missing))) {

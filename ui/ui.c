@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* ui.c: the interactive loop: one poll over the keyboard, the sample timer, signals,
- * the socket's errors and the DNS worker; then the action a key names. */
+/* ui.c: the screen on the shared event loop (loop.h), with the keyboard and the DNS
+ * worker as its own fds; then the action a key names (an action table whose entries
+ * return what must be redone). */
 #include "ui.h"
 
 #include <curses.h>
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -14,12 +14,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 
 #include "dns.h"
 #include "fmt.h"
 #include "keys.h"
+#include "loop.h"
 #include "report.h"
 #include "screen.h"
 #include "snapshot.h"
@@ -302,94 +301,177 @@ static void prompt_key(struct ui *u, int ch)
 	}
 }
 
-/* ---- the table's keys ---- */
+/* ---- the table's keys: one function per action, each returning its reaction ---- */
+
+static size_t page_rows(void)
+{
+	return (size_t)screen_table_rows();
+}
+
+static unsigned act_none(struct ui *u)
+{
+	(void)u;
+	return REACT_NONE;
+}
+
+static unsigned act_quit(struct ui *u)
+{
+	u->quit = true;
+	return REACT_NONE;
+}
+
+static unsigned act_help(struct ui *u)
+{
+	u->help = true;
+	return REACT_NONE;
+}
+
+static unsigned act_sort_left(struct ui *u)
+{
+	view_move_sort(&u->view, -1);
+	return REACT_REBUILD;
+}
+
+static unsigned act_sort_right(struct ui *u)
+{
+	view_move_sort(&u->view, 1);
+	return REACT_REBUILD;
+}
+
+static unsigned act_reverse(struct ui *u)
+{
+	u->view.reverse = !u->view.reverse;
+	return REACT_REBUILD;
+}
+
+static unsigned act_filter(struct ui *u)
+{
+	u->prompt = PROMPT_FILTER;
+	snprintf(u->input, sizeof(u->input), "%s", u->view.filter.text);
+	return REACT_NONE;
+}
+
+static unsigned act_iface(struct ui *u)
+{
+	open_picker(u);
+	return REACT_NONE;
+}
+
+static unsigned act_dump(struct ui *u)
+{
+	u->prompt = PROMPT_DUMP;
+	default_dump_name(u);
+	return REACT_NONE;
+}
+
+static unsigned act_pause(struct ui *u)
+{
+	u->view.paused = !u->view.paused;
+	return u->view.paused ? REACT_NONE : REACT_REBUILD;
+}
+
+static unsigned act_names(struct ui *u)
+{
+	u->view.names = !u->view.names;
+	if (u->view.names && !u->dns) {
+		u->dns = dns_new(&u->dns_fd);
+		if (!u->dns) {
+			u->view.names = false;
+			set_status(u, "cannot start the DNS resolver");
+		}
+	}
+	return REACT_REBUILD;
+}
+
+static unsigned act_bits(struct ui *u)
+{
+	u->view.bits = !u->view.bits;
+	return REACT_NONE;
+}
+
+static unsigned act_totals(struct ui *u)
+{
+	u->view.totals = !u->view.totals;
+	if (!(columns[u->view.sort].views & (u->view.totals ? VIEW_TOTALS : VIEW_RATES)))
+		u->view.sort = u->view.totals ? COL_RX_BYTES : COL_RX2;
+	return REACT_REBUILD;
+}
+
+static unsigned act_up(struct ui *u)
+{
+	view_select(&u->view, -1, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_down(struct ui *u)
+{
+	view_select(&u->view, 1, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_page_up(struct ui *u)
+{
+	view_select(&u->view, -(long)page_rows(), page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_page_down(struct ui *u)
+{
+	view_select(&u->view, (long)page_rows(), page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_home(struct ui *u)
+{
+	view_select(&u->view, -(long)u->view.nrows, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_end(struct ui *u)
+{
+	view_select(&u->view, (long)u->view.nrows, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_redraw(struct ui *u)
+{
+	(void)u;
+	return REACT_REPAINT;
+}
+
+static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
+	[ACT_NONE] = act_none,
+	[ACT_QUIT] = act_quit,
+	[ACT_HELP] = act_help,
+	[ACT_SORT_LEFT] = act_sort_left,
+	[ACT_SORT_RIGHT] = act_sort_right,
+	[ACT_REVERSE] = act_reverse,
+	[ACT_FILTER] = act_filter,
+	[ACT_IFACE] = act_iface,
+	[ACT_DUMP] = act_dump,
+	[ACT_PAUSE] = act_pause,
+	[ACT_NAMES] = act_names,
+	[ACT_BITS] = act_bits,
+	[ACT_TOTALS] = act_totals,
+	[ACT_UP] = act_up,
+	[ACT_DOWN] = act_down,
+	[ACT_PAGE_UP] = act_page_up,
+	[ACT_PAGE_DOWN] = act_page_down,
+	[ACT_HOME] = act_home,
+	[ACT_END] = act_end,
+	[ACT_REDRAW] = act_redraw,
+};
 
 static void table_key(struct ui *u, int ch)
 {
-	size_t page = (size_t)screen_table_rows();
+	unsigned react = actions[keys_action(ch)](u);
 
-	switch (keys_action(ch)) {
-	case ACT_QUIT:
-		u->quit = true;
-		break;
-	case ACT_HELP:
-		u->help = true;
-		break;
-	case ACT_SORT_LEFT:
-	case ACT_SORT_RIGHT:
-		view_move_sort(&u->view, keys_action(ch) == ACT_SORT_LEFT ? -1 : 1);
+	if (react & REACT_REBUILD)
 		rebuild(u);
-		break;
-	case ACT_REVERSE:
-		u->view.reverse = !u->view.reverse;
-		rebuild(u);
-		break;
-	case ACT_FILTER:
-		u->prompt = PROMPT_FILTER;
-		snprintf(u->input, sizeof(u->input), "%s", u->view.filter.text);
-		break;
-	case ACT_IFACE:
-		open_picker(u);
-		break;
-	case ACT_DUMP:
-		u->prompt = PROMPT_DUMP;
-		default_dump_name(u);
-		break;
-	case ACT_PAUSE:
-		u->view.paused = !u->view.paused;
-		if (!u->view.paused)
-			rebuild(u);
-		break;
-	case ACT_NAMES:
-		u->view.names = !u->view.names;
-		if (u->view.names && !u->dns) {
-			u->dns = dns_new(&u->dns_fd);
-			if (!u->dns) {
-				u->view.names = false;
-				set_status(u, "cannot start the DNS resolver");
-			}
-		}
-		rebuild(u);
-		break;
-	case ACT_BITS:
-		u->view.bits = !u->view.bits;
-		break;
-	case ACT_TOTALS:
-		u->view.totals = !u->view.totals;
-		if (!(columns[u->view.sort].views & (u->view.totals ? VIEW_TOTALS : VIEW_RATES)))
-			u->view.sort = u->view.totals ? COL_RX_BYTES : COL_RX2;
-		rebuild(u);
-		break;
-	case ACT_UP:
-		view_select(&u->view, -1, page);
+	else if (react & REACT_FOLLOW)
 		follow_selection(u);
-		break;
-	case ACT_DOWN:
-		view_select(&u->view, 1, page);
-		follow_selection(u);
-		break;
-	case ACT_PAGE_UP:
-		view_select(&u->view, -(long)page, page);
-		follow_selection(u);
-		break;
-	case ACT_PAGE_DOWN:
-		view_select(&u->view, (long)page, page);
-		follow_selection(u);
-		break;
-	case ACT_HOME:
-		view_select(&u->view, -(long)u->view.nrows, page);
-		follow_selection(u);
-		break;
-	case ACT_END:
-		view_select(&u->view, (long)u->view.nrows, page);
-		follow_selection(u);
-		break;
-	case ACT_REDRAW:
+	if (react & REACT_REPAINT)
 		clearok(curscr, TRUE);
-		break;
-	case ACT_NONE:
-		break;
-	}
 }
 
 static void handle_key(struct ui *u, int ch)
@@ -420,124 +502,86 @@ static void link_check(struct ui *u)
 	}
 }
 
-static int make_timer(double delay)
+/* SIGUSR1: a snapshot of the rows, and the screen goes on. */
+static void usr1_dump(struct ui *u)
 {
-	struct itimerspec its;
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	char path[PROMPT_MAX + 1], err[512];
 
-	if (fd < 0)
-		return -1;
-	its.it_interval.tv_sec = (time_t)delay;
-	its.it_interval.tv_nsec = (long)((delay - floor(delay)) * 1e9);
-	its.it_value = its.it_interval;
-	timerfd_settime(fd, 0, &its, NULL);
-	return fd;
+	default_dump_name(u);
+	snprintf(path, sizeof(path), "%s", u->input);
+	if (dump(u, path, err, sizeof(err)))
+		set_status(u, "%s", err);
+	else
+		set_status(u, "SIGUSR1: wrote %zu rows to %s", u->view.nrows, path);
 }
 
 int ui_run(struct capture *c, const struct cli_opts *opts)
 {
 	struct ui u = { .cap = c, .opts = opts, .dns_fd = -1, .cost_ns = -1 };
-	sigset_t mask;
-	int tfd, sfd, dfd, ch;
+	struct loop *l;
 	char err[512];
+	int ch;
 
 	view_init(&u.view);
 	u.view.bits = true;
 	u.view.names = !opts->numeric;
 	u.view.sort = (enum col_id)opts->sort_column;
 	u.view.filter = opts->filter;
-	/* blocked before the resolver thread starts, which inherits the mask: a signal
-	 * then always reaches the signalfd, never a thread with the default action */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	if (u.view.names)
-		u.dns = dns_new(&u.dns_fd);
-	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
-	signal(SIGPIPE, SIG_IGN);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	tfd = make_timer(opts->delay);
-	dfd = make_timer(CAPTURE_DRAIN_SECONDS < opts->delay ? CAPTURE_DRAIN_SECONDS : opts->delay);
-	if (sfd < 0 || tfd < 0 || dfd < 0) {
+	/* the loop blocks the signals before the resolver thread starts, which inherits the
+	 * mask: a signal then always reaches the signalfd, never a thread */
+	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
+	if (!l) {
 		fprintf(stderr, "flowtop: cannot set up the screen loop: %s\n", strerror(errno));
 		return 1;
 	}
+	if (u.view.names)
+		u.dns = dns_new(&u.dns_fd);
+	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = now_mono();
 	screen_init();
 	rebuild(&u);
 	draw(&u);
 	while (!u.quit) {
-		struct pollfd pfd[6] = {
-			{ .fd = STDIN_FILENO, .events = POLLIN },
-			{ .fd = tfd, .events = POLLIN },
-			{ .fd = sfd, .events = POLLIN },
-			{ .fd = capture_fd(c), .events = 0 },
-			{ .fd = u.dns ? u.dns_fd : -1, .events = POLLIN },
-			{ .fd = dfd, .events = POLLIN },
-		};
-		int n = poll(pfd, 6, 1000);
+		int fds[2] = { STDIN_FILENO, u.dns ? u.dns_fd : -1 }, signo = 0;
+		short rev[2] = { 0, 0 };
+		int ev = loop_wait(l, capture_fd(c), fds, rev, 2, 1000, &signo);
+		bool keys = false;
 
-		if (n < 0 && errno != EINTR)
+		if (ev < 0)
 			break;
-		if (n > 0 && pfd[2].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			bool got = read(sfd, &si, sizeof(si)) == sizeof(si);
-
-			if (got && si.ssi_signo != SIGUSR1) {
-				u.quit = true;
-			} else if (got) { /* a snapshot, and go on */
-				char path[PROMPT_MAX + 1];
-
-				default_dump_name(&u);
-				snprintf(path, sizeof(path), "%s", u.input);
-				if (dump(&u, path, err, sizeof(err)))
-					set_status(&u, "%s", err);
-				else
-					set_status(&u, "SIGUSR1: wrote %zu rows to %s",
-						   u.view.nrows, path);
-			}
-		}
-		if (n > 0 && pfd[0].revents & (POLLHUP | POLLERR))
+		if (ev & LOOP_DRAIN)
+			capture_drain(c);
+		if (ev & LOOP_SIGNAL && signo == SIGUSR1)
+			usr1_dump(&u);
+		else if (ev & LOOP_SIGNAL)
+			u.quit = true;
+		if (rev[0] & (POLLHUP | POLLERR))
 			u.quit = true; /* the terminal went away */
-		if (n > 0 && pfd[1].revents & POLLIN) {
-			uint64_t ticks;
-
-			if (read(tfd, &ticks, sizeof(ticks)) > 0) {
-				link_check(&u);
-				sample(&u);
-			}
-		}
-		if (n > 0 && pfd[5].revents & POLLIN) {
-			uint64_t ticks;
-
-			if (read(dfd, &ticks, sizeof(ticks)) > 0)
-				capture_drain(c);
-		}
-		if (n > 0 && pfd[3].revents)
+		if (ev & LOOP_SAMPLE) {
 			link_check(&u);
-		if (n > 0 && u.dns && pfd[4].revents & POLLIN) {
+			sample(&u);
+		}
+		if (ev & LOOP_LINK)
+			link_check(&u);
+		if (u.dns && rev[1] & POLLIN) {
 			dns_drain(u.dns);
 			if (!u.view.paused)
 				rebuild(&u);
 		}
-		while ((ch = getch()) != ERR) /* KEY_RESIZE comes this way too */
+		while ((ch = getch()) != ERR) { /* KEY_RESIZE comes this way too */
 			handle_key(&u, ch);
-		draw(&u);
+			keys = true;
+		}
+		/* a drain alone changes nothing on the screen */
+		if (keys || ev & ~LOOP_DRAIN || rev[1] || ev == 0)
+			draw(&u);
 	}
 	screen_end();
 	if (opts->snapshot && dump(&u, opts->snapshot, err, sizeof(err))) {
 		fprintf(stderr, "flowtop: %s\n", err);
 		u.status_code = 1;
 	}
-	close(tfd);
-	close(dfd);
-	close(sfd);
-	/* the signals stay blocked: one more arriving during shutdown must not kill what
-	 * is ending cleanly (its default action would) */
+	loop_free(l);
 	dns_free(u.dns);
 	view_free(&u.view);
 	return u.status_code;
