@@ -15,7 +15,6 @@
 #include "loop.h"
 #include "report.h"
 #include "snapshot.h"
-#include "topk.h"
 
 struct batch {
 	struct capture *cap;
@@ -31,41 +30,10 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static int rate_order(const void *a, const void *b, void *arg)
-{
-	(void)arg;
-	return host_cmp_rate(*(const struct host *const *)a, *(const struct host *const *)b);
-}
-
-/* The hosts that pass -f, the first `limit` of them by rate (0: all), into the report. */
 static int select_rows(struct batch *b, struct report *r, size_t limit)
 {
-	const struct hosttab *t = capture_hosts(b->cap);
-	size_t n = hosttab_count(t), i, kept = 0;
-
-	if (n > b->rows_cap) {
-		const struct host **rows = realloc(b->rows, n * sizeof(*rows));
-
-		if (!rows)
-			return -ENOMEM;
-		b->rows = rows;
-		b->rows_cap = n;
-	}
-	for (i = 0; i < n; i++) {
-		const struct host *h = hosttab_get(t, i);
-		char addr[FMT_ADDR_LEN];
-
-		if (b->opts->filter.kind == FILTER_NONE ||
-		    filter_match(&b->opts->filter, &h->addr, fmt_addr(&h->addr, addr)))
-			b->rows[kept++] = h;
-	}
-	if (!limit || limit > kept)
-		limit = kept;
-	topk_select(b->rows, kept, sizeof(*b->rows), limit, rate_order, NULL);
-	r->rows = b->rows;
-	r->nrows = limit;
-	r->nhosts = kept;
-	return 0;
+	return report_select(r, capture_hosts(b->cap), &b->opts->filter, limit, &b->rows,
+			     &b->rows_cap);
 }
 
 /* Samples the counters and fills the report with the busiest rows. */

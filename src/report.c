@@ -5,10 +5,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "fmt.h"
+#include "topk.h"
 
 #define BITS(bytes) ((bytes)*8)
 
@@ -153,6 +155,41 @@ static void write_text(FILE *f, const struct report *r)
 				   sizeof(tx)));
 	}
 	fputc('\n', f);
+}
+
+static int rate_order(const void *a, const void *b, void *arg)
+{
+	(void)arg;
+	return host_cmp_rate(*(const struct host *const *)a, *(const struct host *const *)b);
+}
+
+int report_select(struct report *r, const struct hosttab *t, const struct filter *f, size_t limit,
+		  const struct host ***rows, size_t *cap)
+{
+	size_t n = hosttab_count(t), i, kept = 0;
+
+	if (n > *cap) {
+		const struct host **p = realloc(*rows, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		*rows = p;
+		*cap = n;
+	}
+	for (i = 0; i < n; i++) {
+		const struct host *h = hosttab_get(t, i);
+		char addr[FMT_ADDR_LEN];
+
+		if (f->kind == FILTER_NONE || filter_match(f, &h->addr, fmt_addr(&h->addr, addr)))
+			(*rows)[kept++] = h;
+	}
+	if (!limit || limit > kept)
+		limit = kept;
+	topk_select(*rows, kept, sizeof(**rows), limit, rate_order, NULL);
+	r->rows = *rows;
+	r->nrows = limit;
+	r->nhosts = kept;
+	return 0;
 }
 
 int report_write(FILE *f, const struct report *r, enum report_format fmt)

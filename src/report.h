@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "filter.h"
 #include "hosttab.h"
 #include "sampler.h"
 
@@ -23,6 +24,11 @@ struct report {
 	size_t nrows;
 	size_t nhosts; /* hosts rows was chosen from (a limit printed only nrows) */
 };
+
+/* Fills r's rows with the hosts of t that pass f, the `limit` busiest first (0: all),
+ * in *rows (grown as needed, *cap its size). 0 or -ENOMEM. */
+int report_select(struct report *r, const struct hosttab *t, const struct filter *f, size_t limit,
+		  const struct host ***rows, size_t *cap);
 
 /* Writes r to f. Returns 0, or -EIO when f reports a write error. */
 int report_write(FILE *f, const struct report *r, enum report_format fmt);

@@ -49,7 +49,27 @@ static int sync_dir(const char *path)
 	return ret;
 }
 
+struct report_arg {
+	const struct report *r;
+	enum report_format fmt;
+};
+
+static int write_report(FILE *f, void *arg)
+{
+	const struct report_arg *a = arg;
+
+	return report_write(f, a->r, a->fmt);
+}
+
 int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen)
+{
+	struct report_arg a = { r, report_format_for(path) };
+
+	return snapshot_commit(path, write_report, &a, err, errlen);
+}
+
+int snapshot_commit(const char *path, int (*write)(FILE *f, void *arg), void *arg, char *err,
+		    size_t errlen)
 {
 	char tmp[4096];
 	FILE *f = NULL;
@@ -75,7 +95,9 @@ int snapshot_write(const char *path, const struct report *r, char *err, size_t e
 		close(fd);
 		goto out_unlink;
 	}
-	ret = report_write(f, r, report_format_for(path));
+	ret = write(f, arg);
+	if (!ret && ferror(f))
+		ret = -EIO;
 	if (!ret && fflush(f))
 		ret = -errno;
 	if (!ret && fsync(fileno(f)))

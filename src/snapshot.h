@@ -4,6 +4,7 @@
 #define FLOWTOP_SNAPSHOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "report.h"
 
@@ -12,6 +13,10 @@
  * renamed over path: a reader sees the old file or the new one, never a part. An
  * existing path is left as it was on any failure. 0, or -errno with err filled. */
 int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen);
+
+/* The same for any writer: write(f, arg) fills the temporary file, 0 or -errno. */
+int snapshot_commit(const char *path, int (*write)(FILE *f, void *arg), void *arg, char *err,
+		    size_t errlen);
 
 /* Whether a snapshot could be written to path now (its directory exists and is
  * writable, path is not a directory), so a bad -o fails at start, not after the run.

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "dns.h"
+#include "dump.h"
 #include "fmt.h"
 #include "keys.h"
 #include "loop.h"
@@ -223,34 +224,37 @@ static void default_dump_name(struct ui *u)
 		snapshot_default_name(capture_iface(u->cap)->name, u->input, sizeof(u->input));
 }
 
-/* Writes the rows that pass the filter, in the order shown (those frozen on screen
- * when paused). */
+/* Writes the rows that pass the filter, in the order shown, with the view's columns
+ * (those frozen on screen when paused); see dump.h. */
 static int dump(struct ui *u, const char *path, char *err, size_t errlen)
 {
-	const struct host **rows;
-	struct report r = {
-		.iface = capture_iface(u->cap)->name,
-		.totals = capture_totals(u->cap),
-	};
-	size_t i;
 	int ret;
 
 	if (!u->view.paused)
 		build(u, u->view.nrows);
-	rows = calloc(u->view.nbuilt + 1, sizeof(*rows));
-	r.rows = rows;
-	r.nrows = u->view.nbuilt;
-	if (!rows) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < u->view.nbuilt; i++)
-		rows[i] = &u->view.rows[i].host;
-	clock_gettime(CLOCK_REALTIME, &r.time);
-	ret = snapshot_write(path, &r, err, errlen);
-	free(rows);
+	ret = dump_write(path, &u->view, capture_iface(u->cap)->name, err, errlen);
 	if (!u->view.paused)
 		rebuild(u); /* back to the rows a screen needs */
+	return ret;
+}
+
+/* -o on exit: every host that passes the filter, busiest first, as the batch mode's
+ * snapshots have them. */
+static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errlen)
+{
+	struct report r = { .iface = capture_iface(u->cap)->name,
+			    .totals = capture_totals(u->cap) };
+	const struct host **rows = NULL;
+	size_t cap = 0;
+	int ret;
+
+	clock_gettime(CLOCK_REALTIME, &r.time);
+	ret = report_select(&r, capture_hosts(u->cap), &u->view.filter, 0, &rows, &cap);
+	if (ret)
+		snprintf(err, errlen, "cannot write snapshot '%s': %s", path, strerror(-ret));
+	else
+		ret = snapshot_write(path, &r, err, errlen);
+	free(rows);
 	return ret;
 }
 
@@ -577,7 +581,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 			draw(&u);
 	}
 	screen_end();
-	if (opts->snapshot && dump(&u, opts->snapshot, err, sizeof(err))) {
+	if (opts->snapshot && exit_snapshot(&u, opts->snapshot, err, sizeof(err))) {
 		fprintf(stderr, "flowtop: %s\n", err);
 		u.status_code = 1;
 	}

@@ -4,7 +4,7 @@
 # known traffic on two veth pairs: every key is typed with send-keys and its effect read
 # back with capture-pane.
 . "$(dirname "$0")/lib.sh"
-need_root 42
+need_root 43
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new ta && a=$NETNS && netns_new tb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -74,6 +74,12 @@ check "the dump is written and says so" wait_shows "wrote 3 rows to $E2E_TMP/dum
 check "the dump parses as CSV with the rows shown" python3 -c 'import csv, sys
 r = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(not (len(r) == 3 and {x["ip"] for x in r} == {"10.77.1.1", "10.77.1.2", "10.77.1.3"}))' \
+	"$E2E_TMP/dump.csv"
+check "the dump has the view's columns, rates in bits/s as on screen" python3 -c 'import csv, sys
+r = list(csv.reader(open(sys.argv[1])))
+cols = ["ip", "name", "rx2", "tx2", "rx10", "tx10", "rx40", "tx40", "peak", "share"]
+busy = [x for x in r[1:] if x[0] == "10.77.1.1"][0]
+sys.exit(not (r[0] == cols and float(busy[2]) > 8 * 800 and 0 < float(busy[9]) <= 1))' \
 	"$E2E_TMP/dump.csv"
 keys d
 for _ in $(seq 60); do tm send-keys -t "$S" BSpace; done

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* dump.c: the view's rows in three formats, through snapshot_commit(). */
+#include "dump.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "fmt.h"
+#include "report.h"
+#include "snapshot.h"
+
+struct dump {
+	const struct view *v;
+	const char *iface;
+	enum report_format fmt;
+};
+
+static bool shown(const struct view *v, int c)
+{
+	return c != COL_ADDR && columns[c].views & (v->totals ? VIEW_TOTALS : VIEW_RATES);
+}
+
+/* A cell's number in the screen's unit: rates in bits or bytes per second, the share
+ * as a fraction, counts as they are. */
+static double number(const struct view *v, int c, const struct row *r)
+{
+	double x = columns[c].value(r);
+
+	return columns[c].kind == KIND_RATE && v->bits ? x * 8 : x;
+}
+
+static void write_text(FILE *f, const struct dump *d)
+{
+	const struct view *v = d->v;
+	char cell[64], addr[FMT_ADDR_LEN];
+	size_t i;
+	int c;
+
+	fprintf(f, "%-39s", columns[COL_ADDR].title);
+	for (c = 0; c < COL__COUNT; c++)
+		if (shown(v, c))
+			fprintf(f, " %*s", columns[c].width, columns[c].title);
+	fprintf(f, "\n");
+	for (i = 0; i < v->nbuilt; i++) {
+		const struct row *r = &v->rows[i];
+
+		fprintf(f, "%-39s", r->name ? r->name : fmt_addr(&r->host.addr, addr));
+		for (c = 0; c < COL__COUNT; c++) {
+			if (!shown(v, c))
+				continue;
+			column_format((enum col_id)c, r, v->bits, cell, sizeof(cell));
+			fprintf(f, " %*s", columns[c].width, cell);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static void write_csv(FILE *f, const struct dump *d)
+{
+	const struct view *v = d->v;
+	char addr[FMT_ADDR_LEN];
+	size_t i;
+	int c;
+
+	fprintf(f, "ip,name");
+	for (c = 0; c < COL__COUNT; c++)
+		if (shown(v, c))
+			fprintf(f, ",%s", columns[c].name);
+	fprintf(f, "\n");
+	for (i = 0; i < v->nbuilt; i++) {
+		const struct row *r = &v->rows[i];
+
+		fprintf(f, "%s,%s", fmt_addr(&r->host.addr, addr), r->name ? r->name : "");
+		for (c = 0; c < COL__COUNT; c++)
+			if (shown(v, c))
+				fprintf(f, ",%.6g", number(v, c, r));
+		fprintf(f, "\n");
+	}
+}
+
+static void write_json(FILE *f, const struct dump *d)
+{
+	const struct view *v = d->v;
+	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN];
+	struct timespec now;
+	size_t i;
+	int c;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&now, when));
+	report_json_string(f, d->iface);
+	fprintf(f,
+		",\"view\":\"%s\",\"rate_unit\":\"%s\",\"sort\":\"%s\",\"reverse\":%s,\"rows\":[",
+		v->totals ? "totals" : "rates", v->bits ? "bit/s" : "byte/s", columns[v->sort].name,
+		v->reverse ? "true" : "false");
+	for (i = 0; i < v->nbuilt; i++) {
+		const struct row *r = &v->rows[i];
+
+		fprintf(f, "%s{\"ip\":\"%s\"", i ? "," : "", fmt_addr(&r->host.addr, addr));
+		if (r->name) {
+			fputs(",\"name\":", f);
+			report_json_string(f, r->name);
+		}
+		for (c = 0; c < COL__COUNT; c++)
+			if (shown(v, c))
+				fprintf(f, ",\"%s\":%.6g", columns[c].name, number(v, c, r));
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+static int write_dump(FILE *f, void *arg)
+{
+	const struct dump *d = arg;
+
+	if (d->fmt == REPORT_JSON)
+		write_json(f, d);
+	else if (d->fmt == REPORT_CSV)
+		write_csv(f, d);
+	else
+		write_text(f, d);
+	return 0;
+}
+
+int dump_write(const char *path, const struct view *v, const char *iface, char *err, size_t errlen)
+{
+	struct dump d = { v, iface, report_format_for(path) };
+
+	return snapshot_commit(path, write_dump, &d, err, errlen);
+}
