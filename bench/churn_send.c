@@ -22,6 +22,12 @@
 #define BATCH	  256
 #define FRAME_LEN 60
 
+/* Two bytes ahead of the 14-byte Ethernet header put the IP header on a 4-byte boundary. */
+struct frame {
+	unsigned char pad[2];
+	unsigned char bytes[FRAME_LEN];
+} __attribute__((aligned(4)));
+
 static double now(void)
 {
 	struct timespec ts;
@@ -54,7 +60,7 @@ static void build(unsigned char *f, uint32_t src)
 
 int main(int argc, char **argv)
 {
-	static unsigned char frames[BATCH][FRAME_LEN];
+	static struct frame frames[BATCH];
 	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP) };
 	unsigned long first, count, rounds = 1, pps = 0, r, i, sent = 0;
 	struct mmsghdr msgs[BATCH];
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
 	}
 	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < BATCH; i++) {
-		iov[i].iov_base = frames[i];
+		iov[i].iov_base = frames[i].bytes;
 		iov[i].iov_len = FRAME_LEN;
 		msgs[i].msg_hdr.msg_name = &to;
 		msgs[i].msg_hdr.msg_namelen = sizeof(to);
@@ -94,7 +100,7 @@ int main(int argc, char **argv)
 			int done;
 
 			for (k = 0; k < n; k++)
-				build(frames[k], (uint32_t)(first + i + k));
+				build(frames[k].bytes, (uint32_t)(first + i + k));
 			done = sendmmsg(fd, msgs, n, 0);
 			if (done < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR) {
 				perror("churn_send: sendmmsg");
