@@ -64,7 +64,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
 	__uint(max_entries, FLOWTOP_DEFAULT_SPILL_HOSTS);
 	__type(key, struct flow_key);
-	__type(value, struct flow_counters);
+	__type(value, struct flow_spill);
 } spill SEC(".maps");
 
 struct {
@@ -121,12 +121,27 @@ struct cursor {
 	struct flow_key src; /* last IP header's source */
 	struct flow_key dst; /* and destination */
 	__u32 off;	     /* of the next header, from the network header */
-	__u32 len;	     /* skb->len: bytes from the network header on */
+	__u32 end;	     /* where the innermost IP packet so far ends: the frame's end, or
+			      * sooner where an IP header declares a shorter length */
 	__u16 next;	     /* what the next header is, in the terms of 'layer' */
 	__u8 layer;	     /* enum layer */
 	__u8 in_ipv6;	     /* next may be an IPv6 extension header */
 	__u8 have_ip;	     /* src and dst are set */
 };
+
+/* Whether n bytes from the cursor fit inside the enclosing IP packet (and the frame). */
+static __always_inline int fits(const struct cursor *c, __u32 n)
+{
+	return c->off + n <= c->end;
+}
+
+/* The IP header at the cursor declares its packet `len` bytes long: what follows it
+ * must end there (not past the frame, nor past an enclosing packet). */
+static __always_inline void bound(struct cursor *c, __u32 len)
+{
+	if (c->off + len < c->end)
+		c->end = c->off + len;
+}
 
 static __always_inline void set_ipv4_key(struct flow_key *key, __be32 addr)
 {
@@ -141,15 +156,17 @@ static __always_inline enum verdict parse_ipv4(struct __sk_buff *skb, struct cur
 	struct iphdr iph;
 	__u32 hlen, tot_len;
 
-	if (bpf_skb_load_bytes(skb, c->off, &iph, sizeof(iph)))
+	if (!fits(c, sizeof(iph)) || bpf_skb_load_bytes(skb, c->off, &iph, sizeof(iph)))
 		return V_CUT;
 	hlen = iph.ihl * 4;
-	if (iph.version != 4 || hlen < sizeof(iph) || c->off + hlen > c->len)
+	if (iph.version != 4 || hlen < sizeof(iph) || !fits(c, hlen))
 		return V_CUT;
 	/* a total length shorter than the header is bogus (0 is TSO's "see the frame") */
 	tot_len = bpf_ntohs(iph.tot_len);
 	if (tot_len && tot_len < hlen)
 		return V_CUT;
+	if (tot_len)
+		bound(c, tot_len);
 	set_ipv4_key(&c->src, iph.saddr);
 	set_ipv4_key(&c->dst, iph.daddr);
 	c->have_ip = 1;
@@ -167,10 +184,13 @@ static __always_inline enum verdict parse_ipv6(struct __sk_buff *skb, struct cur
 {
 	struct ipv6hdr ip6h;
 
-	if (bpf_skb_load_bytes(skb, c->off, &ip6h, sizeof(ip6h)))
+	if (!fits(c, sizeof(ip6h)) || bpf_skb_load_bytes(skb, c->off, &ip6h, sizeof(ip6h)))
 		return V_CUT;
 	if (ip6h.version != 6)
 		return V_CUT;
+	/* payload length 0: a jumbogram or BIG TCP, the frame says how long */
+	if (ip6h.payload_len)
+		bound(c, sizeof(ip6h) + bpf_ntohs(ip6h.payload_len));
 	__builtin_memcpy(c->src.addr, &ip6h.saddr, 16);
 	__builtin_memcpy(c->dst.addr, &ip6h.daddr, 16);
 	c->have_ip = 1;
@@ -188,7 +208,7 @@ static __always_inline enum verdict parse_ethertype(struct __sk_buff *skb, struc
 	switch (c->next) {
 	case ETH_P_8021Q:
 	case ETH_P_8021AD:
-		if (bpf_skb_load_bytes(skb, c->off, &tag, sizeof(tag)))
+		if (!fits(c, sizeof(tag)) || bpf_skb_load_bytes(skb, c->off, &tag, sizeof(tag)))
 			return V_CUT;
 		c->off += sizeof(tag);
 		c->next = bpf_ntohs(tag.encap_proto);
@@ -210,7 +230,7 @@ static __always_inline enum verdict parse_gre(struct __sk_buff *skb, struct curs
 	__u32 hlen = sizeof(gre);
 	__u16 proto;
 
-	if (bpf_skb_load_bytes(skb, c->off, &gre, sizeof(gre)))
+	if (!fits(c, sizeof(gre)) || bpf_skb_load_bytes(skb, c->off, &gre, sizeof(gre)))
 		return V_CUT;
 	/* GRE_* are big-endian constants: compare them with the unswapped field */
 	if (gre.flags & (GRE_VERSION | GRE_ROUTING))
@@ -221,7 +241,7 @@ static __always_inline enum verdict parse_gre(struct __sk_buff *skb, struct curs
 		hlen += 4;
 	if (gre.flags & GRE_SEQ)
 		hlen += 4;
-	if (c->off + hlen > c->len)
+	if (!fits(c, hlen))
 		return V_CUT;
 	proto = bpf_ntohs(gre.proto);
 	if (proto != ETH_P_IP && proto != ETH_P_IPV6 && proto != ETH_P_8021Q)
@@ -232,6 +252,31 @@ static __always_inline enum verdict parse_gre(struct __sk_buff *skb, struct curs
 	return V_MORE;
 }
 
+#define MAX_TLV_OPTIONS 16 /* options checked per hop-by-hop or destination header */
+
+/* Whether an option in [off, end) of a hop-by-hop or destination-options header runs
+ * past end, as the kernel's IPv6 input would drop it: each is type, length, data, but
+ * Pad1 (type 0), one byte. The walk stops after MAX_TLV_OPTIONS options; what lies
+ * beyond is not checked. A global function: the verifier checks it once, apart. */
+__noinline int tlv_options_overrun(struct __sk_buff *skb, __u32 off, __u32 end)
+{
+	__u8 opt[2];
+	int i;
+
+	for (i = 0; i < MAX_TLV_OPTIONS && off < end; i++) {
+		if (bpf_skb_load_bytes(skb, off, opt, 1))
+			return 1;
+		if (opt[0] == 0) { /* Pad1 */
+			off++;
+			continue;
+		}
+		if (off + 2 > end || bpf_skb_load_bytes(skb, off, opt, 2))
+			return 1;
+		off += 2 + opt[1];
+	}
+	return off > end;
+}
+
 static __always_inline enum verdict parse_ipv6_ext(struct __sk_buff *skb, struct cursor *c)
 {
 	struct ipv6_frag frag;
@@ -239,7 +284,7 @@ static __always_inline enum verdict parse_ipv6_ext(struct __sk_buff *skb, struct
 	__u32 hlen;
 
 	if (c->next == NEXTHDR_FRAGMENT) {
-		if (bpf_skb_load_bytes(skb, c->off, &frag, sizeof(frag)))
+		if (!fits(c, sizeof(frag)) || bpf_skb_load_bytes(skb, c->off, &frag, sizeof(frag)))
 			return V_CUT;
 		if (bpf_ntohs(frag.frag_off) & IP6_OFFSET_MASK)
 			return V_DONE;
@@ -247,10 +292,13 @@ static __always_inline enum verdict parse_ipv6_ext(struct __sk_buff *skb, struct
 		c->next = frag.nexthdr;
 		return V_MORE;
 	}
-	if (bpf_skb_load_bytes(skb, c->off, &ext, sizeof(ext)))
+	if (!fits(c, sizeof(ext)) || bpf_skb_load_bytes(skb, c->off, &ext, sizeof(ext)))
 		return V_CUT;
 	hlen = (ext.hdrlen + 1) * 8;
-	if (c->off + hlen > c->len)
+	if (!fits(c, hlen))
+		return V_CUT;
+	if ((c->next == NEXTHDR_HOP || c->next == NEXTHDR_DEST) &&
+	    tlv_options_overrun(skb, c->off + sizeof(ext), c->off + hlen))
 		return V_CUT;
 	c->off += hlen;
 	c->next = ext.nexthdr;
@@ -286,17 +334,18 @@ static __always_inline enum verdict parse_ipproto(struct __sk_buff *skb, struct 
 static __always_inline void account(const struct flow_key *key, int tx, __u64 bytes,
 				    struct flow_stats *st)
 {
-	struct flow_counters *v, init = {};
+	struct flow_spill *v, init = {};
 	long err;
 
 	v = bpf_map_lookup_elem(&spill, key);
 	if (!v) {
+		init.created_ns = bpf_ktime_get_ns();
 		if (tx) {
-			init.tx_packets = 1;
-			init.tx_bytes = bytes;
+			init.c.tx_packets = 1;
+			init.c.tx_bytes = bytes;
 		} else {
-			init.rx_packets = 1;
-			init.rx_bytes = bytes;
+			init.c.rx_packets = 1;
+			init.c.rx_bytes = bytes;
 		}
 		err = bpf_map_update_elem(&spill, key, &init, BPF_NOEXIST);
 		if (!err) {
@@ -310,11 +359,11 @@ static __always_inline void account(const struct flow_key *key, int tx, __u64 by
 		}
 	}
 	if (tx) {
-		v->tx_packets++;
-		v->tx_bytes += bytes;
+		v->c.tx_packets++;
+		v->c.tx_bytes += bytes;
 	} else {
-		v->rx_packets++;
-		v->rx_bytes += bytes;
+		v->c.rx_packets++;
+		v->c.rx_bytes += bytes;
 	}
 }
 
@@ -351,7 +400,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
 SEC("socket")
 int flowtop_count(struct __sk_buff *skb)
 {
-	struct cursor c = { .len = skb->len, .layer = LAYER_ETHERTYPE };
+	struct cursor c = { .end = skb->len, .layer = LAYER_ETHERTYPE };
 	enum verdict v = V_MORE;
 	struct flow_stats *st;
 	__u32 zero = 0;

@@ -34,13 +34,22 @@ struct flow_ring_ctl {
 	__u64 _pad2[7];
 };
 
-/* Value of the spill map, one copy per CPU: cumulative since the entry was created.
- * rx/tx are seen from the address's side: rx counts frames sent *to* it. */
+/* Per-address counters, cumulative. rx/tx are seen from the address's side: rx counts
+ * frames sent *to* it. */
 struct flow_counters {
 	__u64 rx_packets; /* frames whose innermost destination is this address */
 	__u64 rx_bytes;	  /* their length on the wire, link header and VLAN tags included */
 	__u64 tx_packets; /* frames whose innermost source is this address */
 	__u64 tx_bytes;	  /* likewise */
+};
+
+/* Value of the spill map, one copy per CPU: the counters, and when the CPU that made the
+ * entry made it (0 in the other CPUs' copies). An entry evicted and made again between
+ * two reads has another stamp, so its counters are all new, even when they are not
+ * smaller than those read before. */
+struct flow_spill {
+	struct flow_counters c;
+	__u64 created_ns; /* bpf_ktime_get_ns() at creation, on the creating CPU's copy */
 };
 
 /* The one entry of the per-CPU stats array: every frame the filter saw. */
@@ -64,6 +73,7 @@ _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
 _Static_assert(sizeof(struct flow_stats) == 80, "flow_stats layout");
 _Static_assert(sizeof(struct flow_record) == 40, "flow_record layout");
+_Static_assert(sizeof(struct flow_spill) == 40, "flow_spill layout");
 _Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");
 
 #endif /* FLOWTOP_H */

@@ -17,6 +17,7 @@
 struct seen {
 	struct flow_key *keys;
 	struct flow_counters *vals;
+	uint64_t *created; /* the sum of the copies' creation stamps */
 	uint8_t *used;
 	size_t nslots; /* power of two */
 };
@@ -29,10 +30,10 @@ struct sampler {
 	struct flow_stats *stats;  /* ncpus values */
 	size_t spill_cap;	   /* keys the spill buffers hold */
 	struct flow_key *spill_keys;
-	struct flow_counters *spill_vals; /* spill_cap * ncpus */
-	struct seen seen, next;		  /* the last read, and the one being made */
-	uint64_t spilled_read;		  /* stats.spilled when the spill map was last read */
-	bool no_batch;			  /* the kernel refused batch lookups once */
+	struct flow_spill *spill_vals; /* spill_cap * ncpus */
+	struct seen seen, next;	       /* the last read, and the one being made */
+	uint64_t spilled_read;	       /* stats.spilled when the spill map was last read */
+	bool no_batch;		       /* the kernel refused batch lookups once */
 	double ring_peak;
 };
 
@@ -52,14 +53,16 @@ static int seen_init(struct seen *t, size_t entries)
 	t->nslots = n;
 	t->keys = calloc(n, sizeof(*t->keys));
 	t->vals = calloc(n, sizeof(*t->vals));
+	t->created = calloc(n, sizeof(*t->created));
 	t->used = calloc(n, 1);
-	return t->keys && t->vals && t->used ? 0 : -ENOMEM;
+	return t->keys && t->vals && t->created && t->used ? 0 : -ENOMEM;
 }
 
 static void seen_free(struct seen *t)
 {
 	free(t->keys);
 	free(t->vals);
+	free(t->created);
 	free(t->used);
 }
 
@@ -253,15 +256,17 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 		return err;
 	memset(s->next.used, 0, s->next.nslots);
 	for (i = 0; i < n; i++) {
-		const struct flow_counters *v = s->spill_vals + i * s->m.ncpus;
+		const struct flow_spill *v = s->spill_vals + i * s->m.ncpus;
 		struct flow_counters sum = {}, d;
 		size_t was = seen_slot(&s->seen, &s->spill_keys[i]), to;
+		uint64_t created = 0;
 
 		for (c = 0; c < s->m.ncpus; c++) {
-			sum.rx_packets += v[c].rx_packets;
-			sum.rx_bytes += v[c].rx_bytes;
-			sum.tx_packets += v[c].tx_packets;
-			sum.tx_bytes += v[c].tx_bytes;
+			sum.rx_packets += v[c].c.rx_packets;
+			sum.rx_bytes += v[c].c.rx_bytes;
+			sum.tx_packets += v[c].c.tx_packets;
+			sum.tx_bytes += v[c].c.tx_bytes;
+			created += v[c].created_ns;
 		}
 		to = seen_slot(&s->next, &s->spill_keys[i]);
 		if (s->next.used[to])
@@ -269,8 +274,9 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 		s->next.used[to] = 1;
 		s->next.keys[to] = s->spill_keys[i];
 		s->next.vals[to] = sum;
-		d = sum;
-		if (s->seen.used[was]) {
+		s->next.created[to] = created;
+		d = sum; /* new, or made anew since the last read: all it holds is new */
+		if (s->seen.used[was] && s->seen.created[was] == created) {
 			d.rx_packets = counter_delta(sum.rx_packets, s->seen.vals[was].rx_packets);
 			d.rx_bytes = counter_delta(sum.rx_bytes, s->seen.vals[was].rx_bytes);
 			d.tx_packets = counter_delta(sum.tx_packets, s->seen.vals[was].tx_packets);

@@ -30,6 +30,11 @@ enum verdict {
 struct frame {
 	uint8_t b[1024];
 	size_t len;
+	struct {
+		size_t pos; /* an IP header whose length field follows what is appended */
+		bool v6;
+	} ip[16];
+	int nip;
 };
 
 static struct flowtop_bpf *skel;
@@ -39,12 +44,30 @@ static struct flow_totals totals;
 
 /* ---- frame builders: each appends one header ---- */
 
+/* Appends n bytes; every IP header built with its length left to us (ipv4(), ipv6())
+ * then declares all that follows it, as on the wire. Cutting the frame later leaves the
+ * lengths as they were, as a capture's snap length does. */
 static void put(struct frame *f, const void *p, size_t n)
 {
+	int i;
+
 	if (f->len + n > sizeof(f->b))
 		abort();
 	memcpy(f->b + f->len, p, n);
 	f->len += n;
+	for (i = 0; i < f->nip; i++) {
+		size_t at = f->ip[i].pos + (f->ip[i].v6 ? 4 : 2);
+		uint16_t v = htons((uint16_t)(f->len - f->ip[i].pos - (f->ip[i].v6 ? 40 : 0)));
+
+		if (at + 2 <= f->len)
+			memcpy(f->b + at, &v, 2);
+	}
+}
+
+static void follow_length(struct frame *f, bool v6)
+{
+	if (f->nip < 16)
+		f->ip[f->nip++] = (typeof(f->ip[0])){ f->len, v6 };
 }
 
 static void put16(struct frame *f, uint16_t v)
@@ -58,6 +81,7 @@ static void eth(struct frame *f, uint16_t proto)
 	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
 
 	f->len = 0;
+	f->nip = 0;
 	put(f, macs, sizeof(macs));
 	put16(f, proto);
 }
@@ -74,10 +98,12 @@ static void ipv4_full(struct frame *f, const char *src, const char *dst, uint8_t
 	struct iphdr h = { .version = 4, .ihl = (uint8_t)ihl, .ttl = 64, .protocol = proto };
 	uint8_t opts[40];
 
-	h.tot_len = htons((uint16_t)(tot_len >= 0 ? tot_len : ihl * 4 + 64));
+	h.tot_len = htons((uint16_t)(tot_len >= 0 ? tot_len : 0));
 	h.frag_off = htons(frag_off);
 	inet_pton(AF_INET, src, &h.saddr);
 	inet_pton(AF_INET, dst, &h.daddr);
+	if (tot_len < 0)
+		follow_length(f, false);
 	put(f, &h, sizeof(h));
 	if (ihl > 5) {
 		memset(opts, 1 /* NOP */, sizeof(opts));
@@ -94,9 +120,9 @@ static void ipv6(struct frame *f, const char *src, const char *dst, uint8_t next
 {
 	struct ipv6hdr h = { .version = 6, .nexthdr = nexthdr, .hop_limit = 64 };
 
-	h.payload_len = htons(64);
 	inet_pton(AF_INET6, src, &h.saddr);
 	inet_pton(AF_INET6, dst, &h.daddr);
+	follow_length(f, true);
 	put(f, &h, sizeof(h));
 }
 
@@ -312,6 +338,54 @@ static void b_ipv6_ext_cut(struct frame *f)
 	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 60), ext6(f, IPPROTO_UDP, 3);
 	f->len -= 9;
 }
+/* headers that fit the frame but not the length their IP header declares: trailing
+ * bytes (Ethernet padding) are no part of the packet, as for the kernel's IP input */
+static void set16(struct frame *f, size_t at, uint16_t v)
+{
+	v = htons(v);
+	memcpy(f->b + at, &v, 2);
+}
+static void b_ipv6_ext_past_payload(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 60), ext6(f, IPPROTO_UDP, 1), udp(f);
+	set16(f, ETH_HLEN + 4, 8); /* the 16-byte header is longer than the payload */
+}
+static void b_ipv4_inner_past_outer(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, C4, D4, IPPROTO_IPIP, 5, 0, 30);
+	ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+}
+static void b_gre_past_outer(struct frame *f)
+{
+	eth(f, ETH_P_IP), ipv4_full(f, C4, D4, IPPROTO_GRE, 5, 0, 22);
+	gre(f, GRE_K, ETH_P_IP), ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+}
+static void b_4in6_inner_past_payload(struct frame *f)
+{
+	eth(f, ETH_P_IPV6), ipv6(f, C6, D6, IPPROTO_IPIP), ipv4(f, A4, B4, IPPROTO_UDP), udp(f);
+	set16(f, ETH_HLEN + 4, 12);
+}
+/* options inside hop-by-hop and destination-options headers: walked */
+static void b_hbh_option_overrun(struct frame *f)
+{
+	static const uint8_t hbh[8] = { IPPROTO_UDP, 0, 0x1e, 10 }; /* 12 bytes in 6 */
+
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 0), put(f, hbh, sizeof(hbh)), udp(f);
+}
+static void b_dst_options_padded(struct frame *f)
+{
+	static const uint8_t dst[16] = {
+		IPPROTO_UDP, 1, 0, 0, 1, 2, 0, 0, 0xc9, 6
+	}; /* Pad1, PadN, HAO */
+
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 60), put(f, dst, sizeof(dst)), udp(f);
+}
+static void b_dst_option_overrun(struct frame *f)
+{
+	static const uint8_t dst[16] = { IPPROTO_UDP, 1, 1, 4, 0, 0, 0, 0, 0xc9, 16 };
+
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 60), put(f, dst, sizeof(dst)), udp(f);
+}
 static void b_ipv6_frag_nonfirst_6in6(struct frame *f)
 {
 	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 44), frag6(f, IPPROTO_IPV6, 100, 0);
@@ -474,6 +548,17 @@ static const struct dcase cases[] = {
 	{ "IPv6 ethertype, version 4", b_ipv6_version4, CUT, NULL, NULL, false },
 	{ "IPv6 hop/routing/dst/frag/dst chain", b_ipv6_ext_chain, COUNTED, A6, B6, false },
 	{ "IPv6 extension header past the end", b_ipv6_ext_cut, CUT, NULL, NULL, false },
+	{ "IPv6 extension header past the payload length", b_ipv6_ext_past_payload, CUT, NULL, NULL,
+	  false },
+	{ "IPv4 in IPv4, inner header past the outer total length", b_ipv4_inner_past_outer, CUT,
+	  NULL, NULL, false },
+	{ "GRE header past the outer total length", b_gre_past_outer, CUT, NULL, NULL, false },
+	{ "IPv4 in IPv6, inner header past the payload length", b_4in6_inner_past_payload, CUT,
+	  NULL, NULL, false },
+	{ "hop-by-hop option past its header", b_hbh_option_overrun, CUT, NULL, NULL, false },
+	{ "destination options: Pad1, PadN, an option to the end", b_dst_options_padded, COUNTED,
+	  A6, B6, false },
+	{ "destination option past its header", b_dst_option_overrun, CUT, NULL, NULL, false },
 	{ "IPv6 non-first fragment of 6in6", b_ipv6_frag_nonfirst_6in6, COUNTED, A6, B6, false },
 	{ "IPv6 first fragment of 6in6", b_ipv6_frag_first_6in6, COUNTED, C6, D6, false },
 	{ "IPv6 v4-mapped source", b_ipv6_v4mapped, COUNTED, A4, A6, false },
@@ -713,6 +798,58 @@ static void test_full_ring_spills_exactly(void)
 	skel = saved;
 }
 
+/* n frames from src to B4 on CPU 0 */
+static bool run_from(struct frame *f, const char *src, int n)
+{
+	cpu_set_t all;
+	int i;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	eth(f, ETH_P_IP), ipv4(f, src, B4, IPPROTO_UDP), udp(f);
+	for (i = 0; i < n; i++)
+		if (!ASSERT_OK(run_on_cpu(0, f)))
+			break;
+	sched_setaffinity(0, sizeof(all), &all);
+	return i == n;
+}
+
+/* A spill map entry evicted and made anew between two reads, with counters not smaller
+ * than those read before, is new all the same (its creation stamp tells). */
+static void test_spill_entry_made_anew(void)
+{
+	struct flowtop_bpf *small, *saved = skel;
+	struct bpf_maps m;
+	struct sampler *ss;
+	struct frame f;
+	char err[256];
+
+	small = bpf_load(&(struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }, err,
+			 sizeof(err));
+	if (!ASSERT_TRUE(small))
+		return;
+	skel = small;
+	bpf_load_set_link_hlen(small, ETH_HLEN);
+	bpf_load_maps(small, &m);
+	ss = sampler_new(&m);
+	hosttab_clear(tab);
+	memset(&totals, 0, sizeof(totals));
+	/* the ring full of 64 frames, then one from X: into the spill map */
+	if (run_from(&f, C4, 64) && run_from(&f, "10.8.0.1", 1) &&
+	    ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 1);
+		ASSERT_EQ(totals.total.spilled, 1);
+		/* again the ring full, 1,000 sources through the spill map (X is evicted),
+		 * then three frames from X: its entry is made anew, with 3 > 1 */
+		ASSERT_TRUE(run_from(&f, C4, 64) && run_sources(&f, 1000) &&
+			    run_from(&f, "10.8.0.1", 3));
+		ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 4);
+	}
+	sampler_free(ss);
+	bpf_unload(small);
+	skel = saved;
+}
+
 /* A table of 64 hosts and 1,000 sources: the host idle the longest leaves for each new
  * one, "other" holds what they counted, and hosts + other equal the totals. */
 static void test_full_table_folds_into_other(void)
@@ -897,7 +1034,7 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--export"))
 		return export_cases(argv[2]) ? 1 : 0;
-	if (!test_need_root("test_dissect", 10))
+	if (!test_need_root("test_dissect", 11))
 		return test_summary("test_dissect");
 	skel = bpf_load(&(struct bpf_load_opts){ .ring_slots = 4096 }, err, sizeof(err));
 	if (!skel) {
@@ -916,6 +1053,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_deltas_across_samples);
 	RUN_TEST(test_full_ring_spills_exactly);
+	RUN_TEST(test_spill_entry_made_anew);
 	RUN_TEST(test_full_table_folds_into_other);
 	RUN_TEST(test_random_frames);
 	RUN_TEST(test_deepest_frames);
