@@ -95,6 +95,10 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 		iface_describe_error(ifname, ret, err, errlen);
 		return ret;
 	}
+	if (!next.supported) {
+		iface_describe_unsupported(&next, err, errlen);
+		return -EPROTONOSUPPORT;
+	}
 	/* a socket that can attach at all, before the current one is given up */
 	fd = rawsock_prepare(bpf_load_prog_fd(c->skel));
 	if (fd < 0) {

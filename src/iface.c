@@ -58,6 +58,31 @@ static bool default_route_v6(char name[IF_NAMESIZE])
 	return found;
 }
 
+/* The link header in front of the network header, by link type: Ethernet and loopback
+ * have 14 bytes; tun, WireGuard, raw IP, the IP-in-IP tunnels and PPP hand packet
+ * sockets the IP packet alone (the version nibble tells IPv4 from IPv6). Any other
+ * type's header is unknown to flowtop (802.11 radiotap, CAN, InfiniBand, IP-GRE with
+ * its header, ...): *supported says so, and flowtop refuses to attach there. */
+static unsigned link_header_len(unsigned short arphrd, bool *supported)
+{
+	*supported = true;
+	switch (arphrd) {
+	case ARPHRD_ETHER:
+	case ARPHRD_LOOPBACK:
+		return FLOWTOP_ETH_HLEN;
+	case ARPHRD_NONE:
+	case ARPHRD_RAWIP:
+	case ARPHRD_TUNNEL:
+	case ARPHRD_TUNNEL6:
+	case ARPHRD_SIT:
+	case ARPHRD_PPP:
+		return 0;
+	default:
+		*supported = false;
+		return 0;
+	}
+}
+
 int iface_get(const char *name, struct iface_info *info)
 {
 	struct ifreq ifr = {};
@@ -87,9 +112,7 @@ int iface_get(const char *name, struct iface_info *info)
 		goto out_close;
 	}
 	info->arphrd = ifr.ifr_hwaddr.sa_family;
-	/* Ethernet and loopback have a 14-byte header; tun, WireGuard, IP tunnels none */
-	info->link_hlen =
-	    info->arphrd == ARPHRD_ETHER || info->arphrd == ARPHRD_LOOPBACK ? FLOWTOP_ETH_HLEN : 0;
+	info->link_hlen = link_header_len(info->arphrd, &info->supported);
 	strcpy(info->name, name);
 out_close:
 	close(fd);
@@ -145,4 +168,13 @@ void iface_describe_error(const char *name, int err, char *buf, size_t len)
 	}
 	iface_list(names, sizeof(names));
 	snprintf(buf, len, "no interface '%s' (there are: %s)", name, names);
+}
+
+void iface_describe_unsupported(const struct iface_info *info, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "cannot count on '%s': its link type (ARPHRD %u) has a header flowtop does "
+		 "not know; it counts on Ethernet, loopback and raw IP links (tun, WireGuard, "
+		 "IP-in-IP, PPP)",
+		 info->name, info->arphrd);
 }

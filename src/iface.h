@@ -13,6 +13,7 @@ struct iface_info {
 	unsigned short arphrd; /* link type, ARPHRD_* */
 	unsigned link_hlen;    /* bytes of link header before the network header */
 	bool up, running, loopback;
+	bool supported; /* flowtop knows this link type's header (see iface.c) */
 };
 
 /* The interface of the IPv4 (then IPv6) default route, else the first that is up and not
@@ -24,6 +25,9 @@ int iface_get(const char *name, struct iface_info *info);
 
 /* "eth0, lo, veth1" (sorted by index), cut to len. Returns the number of interfaces. */
 size_t iface_list(char *buf, size_t len);
+
+/* Why flowtop refuses info's interface (!info->supported). */
+void iface_describe_unsupported(const struct iface_info *info, char *buf, size_t len);
 
 /* Why iface_get(name) failed with err, for the user: "no interface 'x' (there are: ...)". */
 void iface_describe_error(const char *name, int err, char *buf, size_t len);

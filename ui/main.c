@@ -63,11 +63,17 @@ int main(int argc, char **argv)
 		iface_describe_error(opts.iface, ret, err, sizeof(err));
 		return fail(&opts, EXIT_USAGE, err);
 	}
+	if (!info.supported) {
+		iface_describe_unsupported(&info, err, sizeof(err));
+		return fail(&opts, EXIT_USAGE, err);
+	}
 	if (caps_missing(missing, sizeof(missing))) {
-		snprintf(err, sizeof(err),
-			 "missing %s: flowtop loads a BPF program and opens a packet socket; run "
-			 "it as root or grant CAP_BPF and CAP_NET_RAW",
-			 missing);
+		snprintf(
+		    err, sizeof(err),
+		    "missing %s: flowtop loads a BPF program (CAP_BPF, and CAP_PERFMON for "
+		    "the verifier to accept its loop) and opens a packet socket (CAP_NET_RAW); "
+		    "run it as root or grant them: setcap cap_bpf,cap_perfmon,cap_net_raw+ep",
+		    missing);
 		return fail(&opts, EXIT_USAGE, err);
 	}
 	cap = capture_new(opts.max_hosts, opts.verbose, err, sizeof(err));
@@ -76,7 +82,9 @@ int main(int argc, char **argv)
 	ret = capture_attach(cap, opts.iface, err, sizeof(err));
 	if (ret) {
 		capture_free(cap);
-		return fail(&opts, ret == -ENODEV ? EXIT_USAGE : EXIT_FAILURE_, err);
+		return fail(&opts,
+			    ret == -ENODEV || ret == -EPROTONOSUPPORT ? EXIT_USAGE : EXIT_FAILURE_,
+			    err);
 	}
 	/* the screen's cost figure needs BPF statistics: switched on while privileged */
 	if (!opts.batch)

@@ -169,6 +169,7 @@ static void open_picker(struct ui *u)
 
 		snprintf(u->picker_names[n], IF_NAMESIZE, "%s", i->if_name);
 		u->picker_states[n] = iface_get(i->if_name, &info) ? "?"
+				      : !info.supported		   ? "unknown link type"
 				      : !info.up		   ? "down"
 				      : info.running		   ? "up"
 								   : "no-carrier";

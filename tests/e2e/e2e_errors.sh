@@ -29,7 +29,7 @@ check "unwritable snapshot path: says why" has_err "cannot write snapshot '/none
 run --help
 check "--help: exit 0, usage on stdout" eval '[ "$rc" = 0 ] && grep -q "^Usage: flowtop" "$E2E_TMP/out"'
 
-need_root 10
+need_root 12
 run -i lo -b -n 1 -d 0.1
 check "-n 1: one sample, exit 0" eval '[ "$rc" = 0 ] && [ "$(grep -c "^ADDRESS" "$E2E_TMP/out")" = 1 ]'
 run_as_nobody() {
@@ -39,7 +39,7 @@ run_as_nobody() {
 }
 run_as_nobody
 check "no privileges: exit 2" [ "$rc" = 2 ]
-check "no privileges: names both capabilities" has_err "missing CAP_BPF, CAP_NET_RAW"
+check "no privileges: names the three capabilities" has_err "missing CAP_BPF, CAP_PERFMON, CAP_NET_RAW"
 setpriv --inh-caps=-net_raw --bounding-set=-net_raw "$FLOWTOP" -i lo -b -n 1 \
 	>"$E2E_TMP/out" 2>"$E2E_TMP/err"
 rc=$?
@@ -71,4 +71,32 @@ check "interface deleted: exit 3" [ "$rc" = 3 ]
 check "interface deleted: says so" grep -q "interface fe-$E2E_SFX disappeared" "$E2E_TMP/gone.out.err"
 check "interface deleted: final sample and snapshot written" \
 	jq_true "$E2E_TMP/gone.json" ".interface == \"fe-$E2E_SFX\""
+
+# a link type whose header flowtop does not know (a tun device turned 802.11 radiotap
+# with TUNSETLINK: the kernel here builds no wireless or CAN devices): refused, clearly
+rt=frt-$E2E_SFX
+ip netns exec "$ns" python3 - "$rt" <<'PY'
+import fcntl, os, struct, sys
+TUNSETIFF, TUNSETPERSIST, TUNSETLINK = 0x400454CA, 0x400454CB, 0x400454CD
+fd = os.open("/dev/net/tun", os.O_RDWR)
+fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", sys.argv[1].encode(), 0x0001 | 0x1000))
+fcntl.ioctl(fd, TUNSETLINK, 803)  # ARPHRD_IEEE80211_RADIOTAP
+fcntl.ioctl(fd, TUNSETPERSIST, 1)
+PY
+ip -n "$ns" link set "$rt" up
+out=$(ip netns exec "$ns" "$FLOWTOP" -i "$rt" -b -n 1 2>&1)
+rc=$?
+check "an unknown link type (802.11 radiotap): refused with exit 2, and why" \
+	eval '[ "$rc" = 2 ] && grep -q "cannot count on .$rt.: its link type (ARPHRD 803)" <<<"$out"'
+# a tun device as it is (no link header) is counted
+ip netns exec "$ns" python3 - "ftun-$E2E_SFX" <<'PY'
+import fcntl, os, struct, sys
+fd = os.open("/dev/net/tun", os.O_RDWR)
+fcntl.ioctl(fd, 0x400454CA, struct.pack("16sH", sys.argv[1].encode(), 0x0001 | 0x1000))
+fcntl.ioctl(fd, 0x400454CB, 1)
+PY
+ip -n "$ns" link set "ftun-$E2E_SFX" up
+out=$(ip netns exec "$ns" "$FLOWTOP" -i "ftun-$E2E_SFX" -b -n 1 -d 0.1 2>&1)
+rc=$?
+check "a tun device (no link header): accepted" [ "$rc" = 0 ]
 summary
