@@ -19,6 +19,7 @@ pc libbpf libbpf-dev
 pc libelf libelf-dev
 pc zlib zlib1g-dev
 pc ncursesw libncurses-dev
+pc libcap-ng libcap-ng-dev
 hdr linux/if_packet.h linux-libc-dev
 '
 test_deps='
@@ -34,6 +35,7 @@ cmd python3 python3
 cmd mandoc mandoc
 cmd ping iputils-ping
 cmd setpriv util-linux
+cmd setcap libcap2-bin
 cmd clang-format clang-format
 cmd valgrind valgrind
 file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev

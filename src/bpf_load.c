@@ -42,7 +42,7 @@ static void describe_load_error(int ret, char *err, size_t errlen)
 	if (ret == -EPERM || ret == -EACCES)
 		snprintf(err, errlen,
 			 "the kernel refused to load the BPF program (%s): flowtop needs "
-			 "CAP_BPF and CAP_NET_RAW, or root",
+			 "CAP_BPF, CAP_PERFMON and CAP_NET_RAW, or root",
 			 strerror(-ret));
 	else if (ret == -ENOMEM)
 		snprintf(err, errlen,

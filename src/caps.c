@@ -1,59 +1,78 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* caps.c: reads the effective capability set with capget(2) (no libcap needed). */
+/* caps.c: the capabilities flowtop needs, checked before it starts and given up once it
+ * is attached, with libcap-ng. */
 #include "caps.h"
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <errno.h>
-#include <unistd.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <sys/prctl.h>
-#include <linux/capability.h>
-#include <sys/syscall.h>
+#include <cap-ng.h>
 
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
 #ifndef CAP_BPF
 #define CAP_BPF 39
 #endif
 
-static bool has_cap(const struct __user_cap_data_struct data[2], unsigned cap)
+static bool has(unsigned cap)
 {
-	return data[cap / 32].effective & (UINT32_C(1) << (cap % 32));
+	return capng_have_capability(CAPNG_EFFECTIVE, cap);
 }
 
 int caps_missing(char *buf, size_t len)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = {};
-	bool bpf, raw;
+	bool admin, bpf, perfmon, raw;
 
 	if (len)
 		buf[0] = '\0';
-	if (syscall(SYS_capget, &hdr, data))
+	if (capng_get_caps_process())
 		return 0; /* cannot tell: let the kernel say no */
-	bpf = has_cap(data, CAP_BPF) || has_cap(data, CAP_SYS_ADMIN);
-	raw = has_cap(data, CAP_NET_RAW);
-	snprintf(buf, len, "%s%s%s", bpf ? "" : "CAP_BPF", !bpf && !raw ? ", " : "",
-		 raw ? "" : "CAP_NET_RAW");
-	return !bpf + !raw;
+	admin = has(CAP_SYS_ADMIN);
+	bpf = admin || has(CAP_BPF);
+	perfmon = admin || has(CAP_PERFMON);
+	raw = has(CAP_NET_RAW);
+	snprintf(buf, len, "%s%s%s%s%s", bpf ? "" : "CAP_BPF",
+		 !bpf && (!perfmon || !raw) ? ", " : "", perfmon ? "" : "CAP_PERFMON",
+		 !perfmon && !raw ? ", " : "", raw ? "" : "CAP_NET_RAW");
+	return !bpf + !perfmon + !raw;
 }
 
-int caps_drop_to_net_raw(void)
+int caps_can_change_user(void)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = {};
-	unsigned long cap;
+	return !capng_get_caps_process() && has(CAP_SETUID) && has(CAP_SETGID) && has(CAP_SETPCAP);
+}
 
+int caps_drop_to_net_raw(const struct caps_user *user)
+{
+	bool setpcap;
+	int ret;
+
+	if (capng_get_caps_process())
+		return -EPERM;
+	setpcap = has(CAP_SETPCAP);
+	capng_clear(CAPNG_SELECT_ALL);
+	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_NET_RAW))
+		return -EINVAL;
+	if (user) {
+		/* keeps the state above across setresgid/setgroups/setresuid */
+		ret = capng_change_id((int)user->uid, (int)user->gid,
+				      CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING |
+					  CAPNG_CLEAR_AMBIENT);
+		if (ret)
+			return errno ? -errno : -EPERM;
+	} else {
+		/* dropping from the bounding set takes CAP_SETPCAP, which a process started
+		 * with file capabilities lacks; its bounding set only limits what a program it
+		 * executes could gain, and flowtop executes none (no_new_privs is set below) */
+		ret = capng_apply(setpcap
+				      ? CAPNG_SELECT_ALL
+				      : (capng_select_t)(CAPNG_SELECT_CAPS | CAPNG_SELECT_AMBIENT));
+		if (ret)
+			return errno ? -errno : -EPERM;
+	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -errno;
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
-		return -errno;
-	/* the bounding set first: dropping from it takes CAP_SETPCAP, given up below */
-	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
-		if (cap != CAP_NET_RAW && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
-			return -errno;
-	data[CAP_NET_RAW / 32].effective = data[CAP_NET_RAW / 32].permitted = UINT32_C(1)
-									      << (CAP_NET_RAW % 32);
-	if (syscall(SYS_capset, &hdr, data))
 		return -errno;
 	return 0;
 }

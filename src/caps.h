@@ -1,18 +1,33 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* caps.h: the capabilities flowtop needs, checked before it tries anything. */
+/* caps.h: the capabilities flowtop needs, checked before it tries anything, and given up
+ * once it is attached. */
 #ifndef FLOWTOP_CAPS_H
 #define FLOWTOP_CAPS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Names the missing capabilities ("CAP_BPF, CAP_NET_RAW") in buf; returns how many are
- * missing (0: all there). CAP_SYS_ADMIN stands in for CAP_BPF, as the kernel allows. */
+ * missing (0: all there). CAP_BPF loads the program; CAP_PERFMON lets the verifier
+ * accept its bounded loop over the headers (without it the program is too complex for
+ * the kernel's checks of unprivileged-like code); CAP_NET_RAW opens the packet socket.
+ * CAP_SYS_ADMIN stands in for CAP_BPF and CAP_PERFMON, as the kernel allows. */
 int caps_missing(char *buf, size_t len);
 
+/* Whether this process may become another user (CAP_SETUID, CAP_SETGID and CAP_SETPCAP,
+ * as root has). */
+int caps_can_change_user(void);
+
+struct caps_user {
+	uid_t uid;
+	gid_t gid;
+};
+
 /* Keeps CAP_NET_RAW (a new packet socket when the interface changes) and drops every
- * other capability from the effective, permitted, inheritable, ambient and bounding
- * sets; sets no_new_privs. Call once everything else needing privilege is done.
- * 0 or -errno. */
-int caps_drop_to_net_raw(void);
+ * other capability from the effective, permitted, inheritable and ambient sets, and from
+ * the bounding set when it may (CAP_SETPCAP, as root has); with user, also becomes that
+ * user and group, without supplementary groups. Sets no_new_privs. Call once everything
+ * else needing privilege is done. 0 or -errno. */
+int caps_drop_to_net_raw(const struct caps_user *user);
 
 #endif

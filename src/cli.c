@@ -34,6 +34,7 @@ static const struct option long_options[] = {
 	{ "sort", required_argument, NULL, 's' },
 	{ "filter", required_argument, NULL, 'f' },
 	{ "numeric", no_argument, NULL, 'N' },
+	{ "user", required_argument, NULL, 'u' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -65,6 +66,8 @@ void cli_usage(FILE *out)
 		"  -f, --filter FILTER    show only hosts in a CIDR (10.0.0.0/8), one address,\n"
 		"                         or whose address or name contains FILTER\n"
 		"  -N, --numeric          do not resolve addresses to names on the screen\n"
+		"  -u, --user USER        once attached, run as USER (from root), keeping only\n"
+		"                         what switching interfaces needs\n"
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
@@ -114,7 +117,8 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:n:bm:L:o:s:f:NvhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:n:bm:L:o:s:f:Nu:vhV", long_options, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'i':
 			if (!*optarg || strlen(optarg) >= sizeof(opts->iface))
@@ -177,6 +181,11 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 		}
 		case 'N':
 			opts->numeric = true;
+			break;
+		case 'u':
+			if (!optarg[0])
+				return usage_error(err, errlen, "-u needs a user name");
+			opts->user = optarg;
 			break;
 		case 'v':
 			opts->verbose = true;

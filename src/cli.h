@@ -25,6 +25,7 @@ struct cli_opts {
 	int sort_column;	 /* -s: the screen's sort column (enum col_id) */
 	struct filter filter;	 /* -f: rows shown and printed */
 	bool numeric;		 /* -N: no reverse DNS names on the screen */
+	const char *user;	 /* -u: the user to become once attached, or NULL */
 };
 
 enum cli_result {

@@ -3,6 +3,7 @@
  * needed, load, attach, then hand over to the batch loop or the screen. The only file
  * that decides the exit status. */
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,11 +35,35 @@ static int fail(const struct cli_opts *opts, int status, const char *msg)
 	return status;
 }
 
+/* -u: the user's uid and primary group, and whether flowtop may become it. */
+static int lookup_user(const char *name, struct caps_user *user, char *err, size_t errlen)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(name);
+	if (!pw) {
+		snprintf(err, errlen, "-u %s: %s", name, errno ? strerror(errno) : "no such user");
+		return -1;
+	}
+	if (!caps_can_change_user()) {
+		snprintf(err, errlen,
+			 "-u %s: becoming another user takes root (CAP_SETUID, CAP_SETGID and "
+			 "CAP_SETPCAP); run flowtop as root, or without -u",
+			 name);
+		return -1;
+	}
+	user->uid = pw->pw_uid;
+	user->gid = pw->pw_gid;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_opts opts;
 	struct iface_info info;
 	struct capture *cap;
+	struct caps_user user;
 	char err[1024], missing[64];
 	int ret;
 
@@ -67,6 +92,8 @@ int main(int argc, char **argv)
 		iface_describe_unsupported(&info, err, sizeof(err));
 		return fail(&opts, EXIT_USAGE, err);
 	}
+	if (opts.user && lookup_user(opts.user, &user, err, sizeof(err)))
+		return fail(&opts, EXIT_USAGE, err);
 	if (caps_missing(missing, sizeof(missing))) {
 		snprintf(
 		    err, sizeof(err),
@@ -89,11 +116,18 @@ int main(int argc, char **argv)
 	/* the screen's cost figure needs BPF statistics: switched on while privileged */
 	if (!opts.batch)
 		capture_enable_stats(cap);
-	ret = caps_drop_to_net_raw();
+	ret = caps_drop_to_net_raw(opts.user ? &user : NULL);
 	if (ret) {
 		capture_free(cap);
-		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
+		snprintf(err, sizeof(err), "cannot drop privileges%s%s: %s",
+			 opts.user ? " and become " : "", opts.user ? opts.user : "",
+			 strerror(-ret));
 		return fail(&opts, EXIT_FAILURE_, err);
+	}
+	/* the snapshot is written as the user flowtop now runs as */
+	if (opts.user && opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err))) {
+		capture_free(cap);
+		return fail(&opts, EXIT_USAGE, err);
 	}
 	ret = opts.batch ? (int)batch_run(cap, &opts) : ui_run(cap, &opts);
 	capture_free(cap);

@@ -80,6 +80,22 @@ static void test_screen_options(void)
 	ASSERT_TRUE(strstr(err, "prefix length") != NULL);
 }
 
+static void test_user(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-i", "lo"), CLI_RUN);
+	ASSERT_TRUE(o.user == NULL);
+	ASSERT_EQ(PARSE(&o, "-u", "nobody"), CLI_RUN);
+	ASSERT_STREQ(o.user, "nobody");
+	ASSERT_EQ(PARSE(&o, "--user=flowtop"), CLI_RUN);
+	ASSERT_STREQ(o.user, "flowtop");
+	ASSERT_EQ(PARSE(&o, "-u", ""), CLI_USAGE);
+	ASSERT_STREQ(err, "-u needs a user name");
+	ASSERT_EQ(PARSE(&o, "-u"), CLI_USAGE);
+	ASSERT_STREQ(err, "option '-u' needs a value");
+}
+
 static void test_bad_values(void)
 {
 	struct cli_opts o;
@@ -118,8 +134,8 @@ static void test_help_lists_every_option(void)
 {
 	static const char *const names[] = { "--interface", "--delay",	 "--iterations",
 					     "--batch",	    "--json",	 "--max-hosts",
-					     "--snapshot",  "--verbose", "--help",
-					     "--version" };
+					     "--snapshot",  "--verbose", "--user",
+					     "--help",	    "--version" };
 	struct cli_opts o;
 	char text[4096] = "";
 	size_t i, n;
@@ -142,6 +158,7 @@ int main(void)
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_all_options);
 	RUN_TEST(test_screen_options);
+	RUN_TEST(test_user);
 	RUN_TEST(test_bad_values);
 	RUN_TEST(test_usage_errors_name_the_problem);
 	RUN_TEST(test_help_lists_every_option);
