@@ -53,7 +53,8 @@ int caps_drop_to_net_raw(const struct caps_user *user)
 		return -EPERM;
 	setpcap = has(CAP_SETPCAP);
 	capng_clear(CAPNG_SELECT_ALL);
-	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_NET_RAW))
+	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
+			 CAP_NET_RAW))
 		return -EINVAL;
 	if (user) {
 		/* keeps the state above across setresgid/setgroups/setresuid */
