@@ -19,7 +19,9 @@
 #define MAX_HOSTS_LIMIT (1U << 24)
 
 enum {
-	OPT_JSON = 0x100
+	OPT_JSON = 0x100,
+	OPT_COLOR,
+	OPT_NO_MOUSE,
 };
 
 static const struct option long_options[] = {
@@ -35,6 +37,8 @@ static const struct option long_options[] = {
 	{ "filter", required_argument, NULL, 'f' },
 	{ "numeric", no_argument, NULL, 'N' },
 	{ "user", required_argument, NULL, 'u' },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -62,12 +66,15 @@ void cli_usage(FILE *out)
 		"                         on the screen also the default file of the d key\n"
 		"  -s, --sort COLUMN      sort the screen by COLUMN: addr, rx2, tx2, rx10, tx10,\n"
 		"                         rx40, tx40, peak, rxpkts, rxbytes, txpkts, txbytes,\n"
-		"                         share (default rx2)\n"
+		"                         share, history (default rx2)\n"
 		"  -f, --filter FILTER    show only hosts in a CIDR (10.0.0.0/8), one address,\n"
 		"                         or whose address or name contains FILTER\n"
 		"  -N, --numeric          do not resolve addresses to names on the screen\n"
 		"  -u, --user USER        once attached, run as USER (from root), keeping only\n"
 		"                         what switching interfaces needs\n"
+		"      --color WHEN       colours on the screen: auto (when the terminal has\n"
+		"                         them and NO_COLOR is not set), always, never\n"
+		"      --no-mouse         leave the mouse to the terminal (text selection)\n"
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
@@ -186,6 +193,21 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			if (!optarg[0])
 				return usage_error(err, errlen, "-u needs a user name");
 			opts->user = optarg;
+			break;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "auto"))
+				opts->color = CLI_COLOR_AUTO;
+			else if (!strcmp(optarg, "always"))
+				opts->color = CLI_COLOR_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				opts->color = CLI_COLOR_NEVER;
+			else
+				return usage_error(err, errlen,
+						   "--color takes auto, always or never, not '%s'",
+						   optarg);
+			break;
+		case OPT_NO_MOUSE:
+			opts->no_mouse = true;
 			break;
 		case 'v':
 			opts->verbose = true;

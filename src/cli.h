@@ -12,6 +12,12 @@
 #define FLOWTOP_VERSION	  "0.2.0"
 #define CLI_DEFAULT_LIMIT 100 /* -L */
 
+enum cli_color {
+	CLI_COLOR_AUTO,	  /* when the terminal has colours and NO_COLOR is unset or empty */
+	CLI_COLOR_ALWAYS, /* whenever the terminal can */
+	CLI_COLOR_NEVER,
+};
+
 struct cli_opts {
 	char iface[IF_NAMESIZE]; /* empty: pick the default interface */
 	double delay;		 /* seconds between samples */
@@ -26,6 +32,8 @@ struct cli_opts {
 	struct filter filter;	 /* -f: rows shown and printed */
 	bool numeric;		 /* -N: no reverse DNS names on the screen */
 	const char *user;	 /* -u: the user to become once attached, or NULL */
+	enum cli_color color;	 /* --color */
+	bool no_mouse;		 /* --no-mouse: the terminal keeps the mouse */
 };
 
 enum cli_result {

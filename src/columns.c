@@ -40,6 +40,10 @@ static double v_share(const struct row *r)
 {
 	return r->share;
 }
+static double v_history(const struct row *r)
+{
+	return r->rx40 + r->tx40;
+}
 static double v_rx_pkts(const struct row *r)
 {
 	return (double)r->host.total.rx_packets;
@@ -74,6 +78,7 @@ const struct column columns[COL__COUNT] = {
 	[COL_TX_PKTS] = { "txpkts", "TX PKTS", 8, 79, VIEW_TOTALS, KIND_PACKETS, v_tx_pkts },
 	[COL_TX_BYTES] = { "txbytes", "TX BYTES", 8, 84, VIEW_TOTALS, KIND_BYTES, v_tx_bytes },
 	[COL_SHARE] = { "share", "SHARE", 12, 30, BOTH, KIND_BAR, v_share },
+	[COL_HISTORY] = { "history", "LAST 40s", 20, 10, VIEW_RATES, KIND_HISTORY, v_history },
 };
 
 int column_by_name(const char *name)
@@ -129,6 +134,8 @@ double column_key(enum col_id col, const struct hosttab *t, const struct host *h
 		return (double)h->total.tx_bytes;
 	case COL_SHARE:
 		return hosttab_rate(t, h, 2, 0) + hosttab_rate(t, h, 2, 1);
+	case COL_HISTORY:
+		return hosttab_rate(t, h, 40, 0) + hosttab_rate(t, h, 40, 1);
 	case COL_ADDR:
 	case COL__COUNT:
 		break;
@@ -180,6 +187,10 @@ void column_format(enum col_id col, const struct row *r, bool bits, char *buf, s
 		for (i = 0; i < c->width && (size_t)i + 1 < len; i++)
 			buf[i] = i < fill ? '#' : ' ';
 		buf[i < (int)len ? i : (int)len - 1] = '\0';
+		break;
+	case KIND_HISTORY: /* a picture, not a number: drawn by the screen */
+		if (len)
+			buf[0] = '\0';
 		break;
 	}
 }

@@ -33,6 +33,7 @@ enum col_id {
 	COL_TX_PKTS,
 	COL_TX_BYTES,
 	COL_SHARE,
+	COL_HISTORY,
 	COL__COUNT,
 };
 
@@ -41,7 +42,8 @@ enum col_kind {
 	KIND_RATE,
 	KIND_PACKETS,
 	KIND_BYTES,
-	KIND_BAR
+	KIND_BAR,
+	KIND_HISTORY /* a sparkline of the last samples: the screen draws it (ui/spark.h) */
 };
 
 #define VIEW_RATES  1u /* the rates view shows the column */

@@ -341,6 +341,37 @@ double hosttab_rate(const struct hosttab *t, const struct host *h, double second
 	return window_rate(t, h, window_len(t, seconds), tx);
 }
 
+void hosttab_clock(const struct hosttab *t, struct hist_clock *c)
+{
+	c->tick = t->tick;
+	memcpy(c->interval, t->interval, sizeof(c->interval));
+}
+
+unsigned host_history(const struct hist_clock *c, const struct host *h, double *rate, unsigned n)
+{
+	unsigned kept = c->tick < HISTORY_SLOTS ? c->tick : HISTORY_SLOTS, j;
+	uint32_t s;
+
+	if (n > HISTORY_SLOTS)
+		n = HISTORY_SLOTS;
+	if (kept > n)
+		kept = n;
+	for (j = 0; j < n; j++) { /* j samples back from the newest, written from the end */
+		double *out = &rate[n - 1 - j], secs;
+
+		*out = 0;
+		if (j >= kept)
+			continue;
+		s = c->tick - j;
+		secs = c->interval[s % HISTORY_SLOTS];
+		if (s <= h->tick && secs > 0) /* samples after its last traffic hold nothing */
+			*out = (hist_decode(h->rx_hist[s % HISTORY_SLOTS]) +
+				hist_decode(h->tx_hist[s % HISTORY_SLOTS])) /
+			       secs;
+	}
+	return kept;
+}
+
 double hosttab_total_rate(const struct hosttab *t, double seconds)
 {
 	unsigned k = window_len(t, seconds), j;

@@ -97,6 +97,21 @@ void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int s
  * that long, or all kept), received (tx = 0) or sent. */
 double hosttab_rate(const struct hosttab *t, const struct host *h, double seconds, int tx);
 
+/* The sample clock the history of every host is read against: the last sample closed and
+ * how long each kept sample lasted. Copied out (160 bytes), it lets a paused screen read
+ * the hosts it copied exactly as they were. */
+struct hist_clock {
+	uint32_t tick;
+	float interval[HISTORY_SLOTS];
+};
+
+void hosttab_clock(const struct hosttab *t, struct hist_clock *c);
+
+/* h's bytes per second both ways in each of the last n samples (n <= HISTORY_SLOTS),
+ * oldest first, into rate[0..n-1]; samples before the first one closed read 0. Returns
+ * how many of the n are real samples (at the end of rate). */
+unsigned host_history(const struct hist_clock *c, const struct host *h, double *rate, unsigned n);
+
 /* Busiest first: bytes both ways over the last sample, then cumulative bytes, then
  * address, so the order is total and stable from one sample to the next. */
 int host_cmp_rate(const struct host *a, const struct host *b);

@@ -17,7 +17,8 @@ struct dump {
 
 static bool shown(const struct view *v, int c)
 {
-	return c != COL_ADDR && columns[c].views & (v->totals ? VIEW_TOTALS : VIEW_RATES);
+	return c != COL_ADDR && columns[c].kind != KIND_HISTORY &&
+	       columns[c].views & (v->totals ? VIEW_TOTALS : VIEW_RATES);
 }
 
 /* A cell's number in the screen's unit: rates in bits or bytes per second, the share

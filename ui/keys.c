@@ -19,6 +19,8 @@ const struct key_binding key_bindings[] = {
 	{ { 'n' }, "n", "show reverse DNS names", ACT_NAMES },
 	{ { 'b' }, "b", "rates in bits or bytes per second", ACT_BITS },
 	{ { 't' }, "t", "rates view or cumulative totals view", ACT_TOTALS },
+	{ { 'g' }, "g", "show or hide the traffic graph", ACT_GRAPH },
+	{ { 'm' }, "m", "mouse on or off (off: the terminal selects text)", ACT_MOUSE },
 	{ { KEY_UP, 'k' }, "Up k", "select the row above", ACT_UP },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", ACT_DOWN },
 	{ { KEY_PPAGE }, "PgUp", "one page up", ACT_PAGE_UP },

@@ -24,6 +24,8 @@ enum ui_action {
 	ACT_HOME,
 	ACT_END,
 	ACT_REDRAW,
+	ACT_GRAPH,
+	ACT_MOUSE,
 	ACT__COUNT,
 };
 

@@ -9,17 +9,37 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "graph.h"
 #include "keys.h"
+#include "spark.h"
+#include "theme.h"
 
-#define HEADER_LINES 3
-#define MIN_COLS     20
-#define MIN_LINES    6
-#define ADDR_MIN     15
-#define ADDR_MAX     39
+#define TOP_LINES      3 /* title, in/out, counters */
+#define GRAPH_HEIGHT   3 /* rows per direction */
+#define GRAPH_LINES    (2 * GRAPH_HEIGHT)
+#define GRAPH_LABEL    20 /* " out peak 123 Mb/s " */
+#define GRAPH_MIN_ROWS 4  /* the graph gives way below this many table rows */
+#define MIN_COLS       20
+#define MIN_LINES      6
+#define ADDR_MIN       15
+#define ADDR_MAX       39
 
-void screen_init(void)
+static bool utf8;	   /* block elements, else ASCII */
+static bool graph_wanted;  /* screen_set_graph() */
+static mmask_t mouse_mask; /* what screen_mouse(true) asks for */
+
+/* Where the last frame put things, for screen_hit(). */
+static struct {
+	int title_y, first_row_y, rows, ncols;
+	int x0[COL__COUNT], x1[COL__COUNT]; /* [x0, x1) of each column shown */
+	enum col_id col[COL__COUNT];
+	bool table; /* a table was drawn (not too small, no box over it) */
+} drawn;
+
+void screen_init(enum cli_color color, bool mouse)
 {
 	setlocale(LC_ALL, "");
+	utf8 = spark_utf8_locale();
 	initscr();
 	cbreak();
 	noecho();
@@ -28,6 +48,40 @@ void screen_init(void)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	theme_init(color);
+	mouseinterval(0); /* presses at once; flowtop tells clicks from double clicks */
+	mouse_mask = BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+	screen_mouse(mouse);
+}
+
+bool screen_mouse(bool on)
+{
+	mmask_t old;
+
+	return mousemask(on ? mouse_mask : 0, &old) != 0 || !on;
+}
+
+static bool graph_shown(void)
+{
+	return graph_wanted &&
+	       LINES - TOP_LINES - GRAPH_LINES - 1 /* titles */ - 2 /* status, footer */ >=
+		   GRAPH_MIN_ROWS &&
+	       COLS >= GRAPH_LABEL + 10;
+}
+
+void screen_set_graph(bool on)
+{
+	graph_wanted = on;
+}
+
+bool screen_graph_by_default(void)
+{
+	return LINES >= SCREEN_GRAPH_LINES_AUTO;
+}
+
+static int header_lines(void)
+{
+	return TOP_LINES + (graph_shown() ? GRAPH_LINES : 0);
 }
 
 void screen_end(void)
@@ -38,7 +92,7 @@ void screen_end(void)
 
 int screen_table_rows(void)
 {
-	int rows = LINES - HEADER_LINES - 1 /* column titles */ - 2 /* status, footer */;
+	int rows = LINES - header_lines() - 1 /* column titles */ - 2 /* status, footer */;
 
 	return rows > 0 ? rows : 0;
 }
@@ -82,7 +136,7 @@ static void draw_header(const struct screen_state *s)
 		 in_b = t->delta.bytes - t->delta.out_bytes;
 	int secs = (int)s->elapsed;
 
-	attron(A_REVERSE);
+	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(0, 0, ' ', COLS);
 	mvprintw(0, 0, " flowtop  %s (%s)  up %02d:%02d:%02d  hosts %llu/%llu%s%s%s", s->iface,
 		 s->iface_lost ? "GONE"
@@ -91,7 +145,7 @@ static void draw_header(const struct screen_state *s)
 		 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
 		 (unsigned long long)t->capacity, s->view->paused ? "  PAUSED" : "",
 		 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
-	attroff(A_REVERSE);
+	attroff(theme_attr(THEME_BAR_LINE));
 	mvprintw(1, 0, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
 		 fmt_scaled((double)in_b * 8 / dt, "b/s", a, sizeof(a)),
 		 fmt_scaled((double)in_f / dt, "p/s", b, sizeof(b)),
@@ -110,7 +164,55 @@ static void draw_header(const struct screen_state *s)
 		 (unsigned long long)t->evicted, (unsigned long long)t->total.lost, cost);
 }
 
-static void draw_table(const struct screen_state *s)
+/* The interface's traffic over the last samples, in then out, each scaled to the peak
+ * of what fits, with that peak beside it. */
+static void draw_graph(const struct screen_state *s, int y)
+{
+	static const char *const label[2] = { " in  peak ", " out peak " };
+	const enum theme_role role[2] = { THEME_IN, THEME_OUT };
+	unsigned n = (unsigned)(COLS - GRAPH_LABEL), i;
+	double v[GRAPH_SAMPLES];
+	char row[GRAPH_SAMPLES * 3 + 1], peak_text[16];
+	int d, r;
+
+	if (n > GRAPH_SAMPLES)
+		n = GRAPH_SAMPLES;
+	for (d = GRAPH_IN; d <= GRAPH_OUT; d++) {
+		double peak = 0;
+
+		graph_last(s->graph, (enum graph_dir)d, n, v);
+		for (i = 0; i < n; i++)
+			peak = v[i] > peak ? v[i] : peak;
+		fmt_scaled(s->view->bits ? peak * 8 : peak, s->view->bits ? "b/s" : "B/s",
+			   peak_text, sizeof(peak_text));
+		mvprintw(y, 0, "%s%-*s", label[d], GRAPH_LABEL - (int)strlen(label[d]), peak_text);
+		for (r = 0; r < GRAPH_HEIGHT; r++) {
+			graph_row(v, n, peak, GRAPH_HEIGHT, r, utf8, row, sizeof(row));
+			attron(theme_attr(role[d]));
+			mvaddstr(y + r, GRAPH_LABEL, row);
+			attroff(theme_attr(role[d]));
+		}
+		y += GRAPH_HEIGHT;
+	}
+}
+
+/* The sparkline of a row: its last 40 samples both ways, two to a cell. */
+static void draw_history(const struct screen_state *s, const struct row *row, int y, int x, int w,
+			 bool selected)
+{
+	double v[HISTORY_SLOTS];
+	char line[HISTORY_SLOTS * 3 + 1];
+
+	host_history(&s->view->clock, &row->host, v, HISTORY_SLOTS);
+	spark_format(v, HISTORY_SLOTS, (unsigned)w, utf8, line, sizeof(line));
+	if (!selected)
+		attron(theme_attr(THEME_IN));
+	mvaddstr(y, x, line);
+	if (!selected)
+		attroff(theme_attr(THEME_IN));
+}
+
+static void draw_table(const struct screen_state *s, int y0)
 {
 	const struct view *v = s->view;
 	enum col_id shown[COL__COUNT];
@@ -119,52 +221,77 @@ static void draw_table(const struct screen_state *s)
 	size_t r;
 
 	n = layout(v, shown, &aw);
-	move(HEADER_LINES, 0);
-	clrtoeol();
+	drawn.title_y = y0;
+	drawn.first_row_y = y0 + 1;
+	drawn.rows = rows;
+	drawn.ncols = n;
+	attron(theme_attr(THEME_TITLES));
+	mvhline(y0, 0, ' ', COLS);
 	for (i = 0, x = 0; i < n; i++) {
 		const struct column *c = &columns[shown[i]];
 		int w = shown[i] == COL_ADDR ? aw : c->width;
 
 		if (shown[i] == v->sort)
-			attron(A_REVERSE | A_BOLD);
+			attron(theme_attr(THEME_SORTED));
 		/* the arrow tells the order shown: numbers fall, addresses rise, unless 'r' */
 		snprintf(cell, sizeof(cell), "%s%s", c->title,
 			 shown[i] != v->sort		    ? ""
 			 : (c->value != NULL) != v->reverse ? " v"
 							    : " ^");
-		mvprintw(HEADER_LINES, x,
-			 c->kind == KIND_TEXT || c->kind == KIND_BAR ? "%-*.*s" : "%*.*s", w, w,
-			 cell);
-		attroff(A_REVERSE | A_BOLD);
+		mvprintw(y0, x,
+			 c->kind == KIND_RATE || c->kind == KIND_PACKETS || c->kind == KIND_BYTES
+			     ? "%*.*s"
+			     : "%-*.*s",
+			 w, w, cell);
+		if (shown[i] == v->sort) {
+			attroff(theme_attr(THEME_SORTED));
+			attron(theme_attr(THEME_TITLES));
+		}
+		drawn.col[i] = shown[i];
+		drawn.x0[i] = x;
+		drawn.x1[i] = x + w + 1; /* the space after it belongs to it */
 		x += w + 1;
 	}
+	attroff(theme_attr(THEME_TITLES));
 	for (y = 0, r = v->top; y < rows && r < v->nbuilt; y++, r++) {
 		const struct row *row = &v->rows[r];
+		bool selected = r == v->selected;
+		int line = y0 + 1 + y;
 
-		if (r == v->selected)
-			attron(A_REVERSE);
-		mvhline(HEADER_LINES + 1 + y, 0, ' ', COLS);
+		if (selected)
+			attron(theme_attr(THEME_SELECTED));
+		mvhline(line, 0, ' ', COLS);
 		for (i = 0, x = 0; i < n; i++) {
 			const struct column *c = &columns[shown[i]];
 			int w = shown[i] == COL_ADDR ? aw : c->width;
 
-			column_format(shown[i], row, v->bits, cell, sizeof(cell));
-			mvprintw(HEADER_LINES + 1 + y, x,
-				 c->kind == KIND_TEXT || c->kind == KIND_BAR ? "%-*.*s" : "%*.*s",
-				 w, w, cell);
+			if (c->kind == KIND_HISTORY) {
+				draw_history(s, row, line, x, w, selected);
+			} else {
+				column_format(shown[i], row, v->bits, cell, sizeof(cell));
+				if (c->kind == KIND_BAR && !selected)
+					attron(theme_attr(THEME_SHARE));
+				mvprintw(line, x,
+					 c->kind == KIND_TEXT || c->kind == KIND_BAR ? "%-*.*s"
+										     : "%*.*s",
+					 w, w, cell);
+				if (c->kind == KIND_BAR && !selected)
+					attroff(theme_attr(THEME_SHARE));
+			}
 			x += w + 1;
 		}
-		attroff(A_REVERSE);
+		if (selected)
+			attroff(theme_attr(THEME_SELECTED));
 	}
 	if (!v->nrows)
-		mvprintw(HEADER_LINES + 2, 2, "%s",
+		mvprintw(y0 + 2, 2, "%s",
 			 v->filter.kind ? "no host matches the filter" : "no traffic yet");
 }
 
 static void draw_footer(const struct screen_state *s)
 {
 	static const char keys[] = " h Help  q Quit  < > Sort  r Rev  / Filter  i Iface  d Dump  "
-				   "p Pause  n DNS  b Bits  t Totals";
+				   "p Pause  n DNS  b Bits  t Totals  g Graph";
 
 	move(LINES - 2, 0);
 	clrtoeol();
@@ -176,10 +303,10 @@ static void draw_footer(const struct screen_state *s)
 		if (s->status)
 			mvprintw(LINES - 2, 0, " %s", s->status);
 	}
-	attron(A_REVERSE);
+	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(LINES - 1, 0, ' ', COLS);
 	mvprintw(LINES - 1, 0, "%.*s", COLS, keys);
-	attroff(A_REVERSE);
+	attroff(theme_attr(THEME_BAR_LINE));
 	if (s->prompt)
 		move(LINES - 2, (int)strlen(s->prompt) < COLS ? (int)strlen(s->prompt) : COLS - 1);
 }
@@ -235,17 +362,41 @@ static void draw_picker(const struct screen_state *s)
 void screen_draw(const struct screen_state *s)
 {
 	erase();
+	drawn.table = false;
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		mvprintw(0, 0, "%.*s", COLS, "flowtop: terminal too small");
 		refresh();
 		return;
 	}
 	draw_header(s);
-	draw_table(s);
+	if (graph_shown())
+		draw_graph(s, TOP_LINES);
+	draw_table(s, header_lines());
+	drawn.table = !s->help && !s->picker_count && !s->prompt;
 	if (s->help)
 		draw_help();
 	else if (s->picker_count > 0)
 		draw_picker(s);
 	draw_footer(s);
 	refresh();
+}
+
+struct screen_hit screen_hit(int y, int x)
+{
+	struct screen_hit h = { .kind = HIT_NONE };
+	int i;
+
+	if (!drawn.table)
+		return h;
+	if (y == drawn.title_y) {
+		for (i = 0; i < drawn.ncols; i++)
+			if (x >= drawn.x0[i] && x < drawn.x1[i]) {
+				h.kind = HIT_TITLE;
+				h.col = drawn.col[i];
+			}
+	} else if (y >= drawn.first_row_y && y < drawn.first_row_y + drawn.rows) {
+		h.kind = HIT_ROW;
+		h.row = y - drawn.first_row_y;
+	}
+	return h;
 }

@@ -6,10 +6,13 @@
 #include <stdbool.h>
 #include <net/if.h>
 
+#include "cli.h"
+#include "graph.h"
 #include "sampler.h"
 #include "view.h"
 
-#define PICKER_MAX 64
+#define PICKER_MAX		64
+#define SCREEN_GRAPH_LINES_AUTO 40 /* the graph is on by default from this height */
 
 /* Everything a frame shows, gathered by ui.c. */
 struct screen_state {
@@ -17,10 +20,11 @@ struct screen_state {
 	const struct flow_totals *totals;
 	const char *iface;
 	bool iface_up, iface_lost;
-	double elapsed;	    /* seconds since attaching */
-	double cost_ns;	    /* filter cost per frame, < 0 unknown */
-	const char *status; /* the status line, or NULL */
-	const char *prompt; /* "Filter: 10.0" while typing, or NULL */
+	double elapsed;		   /* seconds since attaching */
+	double cost_ns;		   /* filter cost per frame, < 0 unknown */
+	const char *status;	   /* the status line, or NULL */
+	const char *prompt;	   /* "Filter: 10.0" while typing, or NULL */
+	const struct graph *graph; /* the header's traffic graph (see screen_set_graph) */
 	bool help;
 	int picker_count; /* > 0: the interface picker is open */
 	const char (*picker_names)[IF_NAMESIZE];
@@ -28,11 +32,35 @@ struct screen_state {
 	int picker_selected;
 };
 
-void screen_init(void);
+/* Sets the terminal up: colours as `color` says (theme.h), the mouse on or not. */
+void screen_init(enum cli_color color, bool mouse);
 void screen_end(void);
+
+/* Asks for mouse clicks and the wheel, or leaves the mouse to the terminal (selecting
+ * text). Returns false when the terminal cannot report the mouse. */
+bool screen_mouse(bool on);
+
+/* Shows the traffic graph above the table, when the rows would still have room. */
+void screen_set_graph(bool on);
+/* Whether the terminal is tall enough for the graph to be on by default. */
+bool screen_graph_by_default(void);
 
 /* Rows of the table that fit now (for paging). */
 int screen_table_rows(void);
+
+/* What the last frame drew at a cell: a column title, a table row (its offset from the
+ * first row shown), or nothing that answers the mouse. */
+struct screen_hit {
+	enum {
+		HIT_NONE,
+		HIT_TITLE,
+		HIT_ROW
+	} kind;
+	enum col_id col; /* HIT_TITLE */
+	int row;	 /* HIT_ROW */
+};
+
+struct screen_hit screen_hit(int y, int x);
 
 void screen_draw(const struct screen_state *s);
 

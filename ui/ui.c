@@ -18,6 +18,7 @@
 #include "dns.h"
 #include "dump.h"
 #include "fmt.h"
+#include "graph.h"
 #include "keys.h"
 #include "loop.h"
 #include "report.h"
@@ -26,8 +27,15 @@
 #include "view.h"
 
 #define STATUS_SECONDS 5
+#define WHEEL_ROWS     3
 #define KEY_ESC	       27
 #define PROMPT_MAX     200
+
+enum graph_mode {
+	GRAPH_AUTO, /* on when the terminal is tall enough */
+	GRAPH_ON,
+	GRAPH_OFF
+};
 
 enum prompt_kind {
 	PROMPT_NONE,
@@ -52,6 +60,9 @@ struct ui {
 	const char *picker_states[PICKER_MAX];
 	double attached_at, last_sample;
 	double cost_ns;
+	struct graph graph, graph_paused; /* the header's graph, live and as paused */
+	enum graph_mode graph_mode;
+	bool mouse;
 	bool iface_lost;
 	bool quit;
 	int status_code;
@@ -110,6 +121,11 @@ static void follow_selection(struct ui *u)
 		rebuild(u);
 }
 
+static bool graph_on(const struct ui *u)
+{
+	return u->graph_mode == GRAPH_AUTO ? screen_graph_by_default() : u->graph_mode == GRAPH_ON;
+}
+
 static void draw(struct ui *u)
 {
 	const struct iface_info *iface = capture_iface(u->cap);
@@ -127,8 +143,10 @@ static void draw(struct ui *u)
 		.picker_names = u->picker_names,
 		.picker_states = u->picker_states,
 		.picker_selected = u->picker_selected,
+		.graph = u->view.paused ? &u->graph_paused : &u->graph,
 	};
 
+	screen_set_graph(graph_on(u));
 	if (u->prompt != PROMPT_NONE) {
 		snprintf(u->prompt_line, sizeof(u->prompt_line), "%s%s",
 			 u->prompt == PROMPT_FILTER ? "Filter (CIDR, address, text): "
@@ -137,6 +155,16 @@ static void draw(struct ui *u)
 		s.prompt = u->prompt_line;
 	}
 	screen_draw(&s);
+}
+
+/* The sample's bytes per second in and out of the interface, for the graph. */
+static void graph_push_totals(struct ui *u)
+{
+	const struct flow_totals *t = capture_totals(u->cap);
+	double dt = t->interval > 0 ? t->interval : 1;
+
+	graph_push(&u->graph, (double)(t->delta.bytes - t->delta.out_bytes) / dt,
+		   (double)t->delta.out_bytes / dt);
 }
 
 static void sample(struct ui *u)
@@ -151,6 +179,7 @@ static void sample(struct ui *u)
 		return;
 	}
 	u->cost_ns = capture_cost_ns(u->cap);
+	graph_push_totals(u);
 	if (!u->view.paused)
 		rebuild(u);
 }
@@ -193,6 +222,7 @@ static void switch_to(struct ui *u, const char *name)
 	}
 	u->iface_lost = false;
 	u->view.selected = u->view.top = 0;
+	graph_clear(&u->graph);
 	u->attached_at = u->last_sample = now_mono();
 	capture_cost_ns(u->cap);
 	rebuild(u);
@@ -372,6 +402,7 @@ static unsigned act_dump(struct ui *u)
 static unsigned act_pause(struct ui *u)
 {
 	u->view.paused = !u->view.paused;
+	u->graph_paused = u->graph;
 	return u->view.paused ? REACT_NONE : REACT_REBUILD;
 }
 
@@ -444,6 +475,28 @@ static unsigned act_redraw(struct ui *u)
 	return REACT_REPAINT;
 }
 
+static unsigned act_graph(struct ui *u)
+{
+	u->graph_mode = graph_on(u) ? GRAPH_OFF : GRAPH_ON;
+	screen_set_graph(u->graph_mode == GRAPH_ON);
+	if (u->graph_mode == GRAPH_ON && screen_table_rows() < 1)
+		set_status(u, "the terminal is too short for the graph");
+	return REACT_FOLLOW; /* the page height changed */
+}
+
+static unsigned act_mouse(struct ui *u)
+{
+	u->mouse = !u->mouse;
+	if (!screen_mouse(u->mouse)) {
+		u->mouse = false;
+		set_status(u, "this terminal does not report the mouse");
+	} else {
+		set_status(u, u->mouse ? "mouse on: click a title to sort, a row to select"
+				       : "mouse off: the terminal selects text");
+	}
+	return REACT_NONE;
+}
+
 static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
 	[ACT_NONE] = act_none,
 	[ACT_QUIT] = act_quit,
@@ -465,6 +518,8 @@ static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
 	[ACT_HOME] = act_home,
 	[ACT_END] = act_end,
 	[ACT_REDRAW] = act_redraw,
+	[ACT_GRAPH] = act_graph,
+	[ACT_MOUSE] = act_mouse,
 };
 
 static void table_key(struct ui *u, int ch)
@@ -479,8 +534,50 @@ static void table_key(struct ui *u, int ch)
 		clearok(curscr, TRUE);
 }
 
+/* A click on a title sorts by it (again: reverses), on a row selects it; the wheel
+ * scrolls. Presses only: flowtop asks for no releases. */
+static void table_mouse(struct ui *u)
+{
+	MEVENT ev;
+	struct screen_hit hit;
+	size_t page = page_rows();
+
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		view_select(&u->view, ev.bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS, page);
+		follow_selection(u);
+		return;
+	}
+	if (!(ev.bstate & BUTTON1_PRESSED))
+		return;
+	hit = screen_hit(ev.y, ev.x);
+	if (hit.kind == HIT_TITLE) {
+		if (hit.col == u->view.sort)
+			u->view.reverse = !u->view.reverse;
+		else
+			u->view.sort = hit.col, u->view.reverse = false;
+		rebuild(u);
+	} else if (hit.kind == HIT_ROW && u->view.top + (size_t)hit.row < u->view.nbuilt) {
+		size_t r = u->view.top + (size_t)hit.row;
+
+		u->view.selected = r;
+		view_select(&u->view, 0, page);
+	}
+}
+
 static void handle_key(struct ui *u, int ch)
 {
+	if (ch == KEY_MOUSE) {
+		if (!u->help && u->prompt == PROMPT_NONE && u->picker_count == 0)
+			table_mouse(u);
+		else {
+			MEVENT ev;
+
+			getmouse(&ev); /* the press is the box's or the prompt's: dropped */
+		}
+		return;
+	}
 	if (ch == KEY_RESIZE) {
 		view_select(&u->view, 0, (size_t)screen_table_rows());
 		return;
@@ -543,7 +640,8 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 		u.dns = dns_new(&u.dns_fd);
 	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = now_mono();
-	screen_init();
+	u.mouse = !opts->no_mouse;
+	screen_init(opts->color, u.mouse);
 	rebuild(&u);
 	draw(&u);
 	while (!u.quit) {

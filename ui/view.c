@@ -105,6 +105,7 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 		return -ENOMEM;
 	}
 	topk_select(v->picks, kept, sizeof(*v->picks), want, pick_cmp, &order);
+	hosttab_clock(t, &v->clock);
 	for (i = 0; i < want; i++) {
 		row_fill(&v->rows[i], t, v->picks[i].host, counted2 / 2);
 		v->rows[i].name = v->names && name ? name(&v->rows[i].host.addr, true, arg) : NULL;

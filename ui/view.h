@@ -20,17 +20,18 @@
 struct view_pick; /* a candidate row: sort key and host */
 
 struct view {
-	enum col_id sort;     /* the sort column */
-	bool reverse;	      /* 'r' */
-	struct filter filter; /* '/' */
-	bool bits;	      /* rates in bits/s (else bytes/s) */
-	bool totals;	      /* the cumulative view (else rates) */
-	bool names;	      /* reverse DNS names */
-	bool paused;	      /* the screen is frozen */
-	size_t selected;      /* row index */
-	size_t top;	      /* first row shown */
-	size_t nrows;	      /* hosts that pass the filter */
-	struct row *rows;     /* the first nbuilt of them, in order */
+	enum col_id sort;	 /* the sort column */
+	bool reverse;		 /* 'r' */
+	struct filter filter;	 /* '/' */
+	bool bits;		 /* rates in bits/s (else bytes/s) */
+	bool totals;		 /* the cumulative view (else rates) */
+	bool names;		 /* reverse DNS names */
+	bool paused;		 /* the screen is frozen */
+	size_t selected;	 /* row index */
+	size_t top;		 /* first row shown */
+	size_t nrows;		 /* hosts that pass the filter */
+	struct row *rows;	 /* the first nbuilt of them, in order */
+	struct hist_clock clock; /* the samples the rows' history is read against */
 	size_t nbuilt, cap;
 	struct view_pick *picks; /* scratch: one per host */
 	size_t picks_cap;

@@ -80,6 +80,24 @@ static void test_screen_options(void)
 	ASSERT_TRUE(strstr(err, "prefix length") != NULL);
 }
 
+static void test_color_and_mouse(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-i", "lo"), CLI_RUN);
+	ASSERT_EQ(o.color, CLI_COLOR_AUTO);
+	ASSERT_TRUE(!o.no_mouse);
+	ASSERT_EQ(PARSE(&o, "--color=always"), CLI_RUN);
+	ASSERT_EQ(o.color, CLI_COLOR_ALWAYS);
+	ASSERT_EQ(PARSE(&o, "--color", "never", "--no-mouse"), CLI_RUN);
+	ASSERT_EQ(o.color, CLI_COLOR_NEVER);
+	ASSERT_TRUE(o.no_mouse);
+	ASSERT_EQ(PARSE(&o, "--color=auto"), CLI_RUN);
+	ASSERT_EQ(o.color, CLI_COLOR_AUTO);
+	ASSERT_EQ(PARSE(&o, "--color=sometimes"), CLI_USAGE);
+	ASSERT_STREQ(err, "--color takes auto, always or never, not 'sometimes'");
+}
+
 static void test_user(void)
 {
 	struct cli_opts o;
@@ -159,6 +177,7 @@ int main(void)
 	RUN_TEST(test_all_options);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
+	RUN_TEST(test_color_and_mouse);
 	RUN_TEST(test_bad_values);
 	RUN_TEST(test_usage_errors_name_the_problem);
 	RUN_TEST(test_help_lists_every_option);

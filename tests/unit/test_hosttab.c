@@ -188,6 +188,43 @@ static void test_rate_windows_and_silence(void)
 	hosttab_free(t);
 }
 
+/* The per-sample history a sparkline draws: oldest first, each sample over its own
+ * length, silence after the last traffic, nothing before the first sample. */
+static void test_history_per_sample(void)
+{
+	struct hosttab *t = hosttab_new(8);
+	struct hist_clock c;
+	const struct host *h;
+	double r[HISTORY_SLOTS];
+	int i;
+
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	frame(t, "10.0.0.1", "10.0.0.2", 300);
+	frame(t, "10.0.0.2", "10.0.0.1", 100);
+	hosttab_end(t, 0.5);
+	h = find(t, "10.0.0.1");
+	hosttab_clock(t, &c);
+	ASSERT_EQ(host_history(&c, h, r, 4), 2);
+	ASSERT_DBL(r[0], 0.0);
+	ASSERT_DBL(r[1], 0.0);
+	ASSERT_DBL(r[2], 100.0);
+	ASSERT_DBL(r[3], 800.0); /* 300 out and 100 in over half a second */
+	for (i = 0; i < 3; i++)
+		hosttab_end(t, 1.0);
+	hosttab_clock(t, &c);
+	ASSERT_EQ(host_history(&c, h, r, 4), 4);
+	ASSERT_DBL(r[0], 800.0);
+	ASSERT_DBL(r[1] + r[2] + r[3], 0.0); /* stopped: the newest samples are empty */
+	for (i = 0; i < HISTORY_SLOTS; i++)
+		hosttab_end(t, 1.0);
+	hosttab_clock(t, &c);
+	ASSERT_EQ(host_history(&c, h, r, HISTORY_SLOTS), HISTORY_SLOTS);
+	for (i = 0; i < HISTORY_SLOTS; i++)
+		ASSERT_DBL(r[i], 0.0); /* 40 samples on: all gone, none read stale */
+	hosttab_free(t);
+}
+
 static int rate_order(const void *a, const void *b, void *arg)
 {
 	(void)arg;
@@ -288,6 +325,7 @@ int main(void)
 	RUN_TEST(test_full_table_folds_into_other);
 	RUN_TEST(test_history_belongs_to_the_address);
 	RUN_TEST(test_rate_windows_and_silence);
+	RUN_TEST(test_history_per_sample);
 	RUN_TEST(test_sorted_by_rate_then_total_then_address);
 	RUN_TEST(test_churn_keeps_bound_and_sums);
 	RUN_TEST(test_topk_matches_a_full_sort);

@@ -268,10 +268,15 @@ static void test_view_filter_sort_select(void)
 	view_move_sort(&v, 1);
 	ASSERT_EQ(v.sort, COL_SHARE);
 	view_move_sort(&v, 1);
+	ASSERT_EQ(v.sort, COL_HISTORY);
+	view_move_sort(&v, 1);
 	ASSERT_EQ(v.sort, COL_ADDR);
 	view_move_sort(&v, -1);
-	ASSERT_EQ(v.sort, COL_SHARE);
+	ASSERT_EQ(v.sort, COL_HISTORY);
 	v.totals = true;
+	v.sort = COL_SHARE;
+	view_move_sort(&v, 1); /* the totals view has no history column */
+	ASSERT_EQ(v.sort, COL_ADDR);
 	v.sort = COL_ADDR;
 	view_move_sort(&v, 1);
 	ASSERT_EQ(v.sort, COL_RX_PKTS);

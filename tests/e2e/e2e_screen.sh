@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_screen.sh -- the screen's colour, sparklines, traffic graph and mouse, on the real
+# binary under tmux (a private server), with names on: colour escapes read back with
+# capture-pane -e, a burst that the graph's peak follows and forgets, a sparkline that
+# decays to blank when its host goes quiet, and mouse presses typed as the terminal
+# would send them (X10 encoding).
+. "$(dirname "$0")/lib.sh"
+need_root 26
+command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
+command -v python3 >/dev/null || { fail "python3 is not installed"; summary; exit; }
+
+netns_new sa && a=$NETNS && netns_new sb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
+for ns in "$a" "$b"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+va=fts-a-$E2E_SFX vb=fts-b-$E2E_SFX
+veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
+for i in 1 3 4 5 6; do
+	ip -n "$a" addr add "10.78.0.$i/24" dev "$va"
+done
+ip -n "$b" addr add 10.78.0.2/24 dev "$vb"
+# names on: the resolver answers from the namespace's hosts file
+mkdir -p "/etc/netns/$b" && E2E_PATHS+=("/etc/netns/$b")
+printf '10.78.0.1 steady.flowtop.test\n' >"/etc/netns/$b/hosts"
+
+# a steady trickle from .1 for the whole script, a little from .4 .5 .6 (rows to click)
+ip netns exec "$a" ping -q -c 1200 -i 0.1 -s 100 -I 10.78.0.1 10.78.0.2 >/dev/null 2>&1 &
+E2E_PIDS+=($!)
+for i in 4 5 6; do
+	ip netns exec "$a" ping -q -c 300 -i 0.4 -I "10.78.0.$i" 10.78.0.2 >/dev/null 2>&1 &
+	E2E_PIDS+=($!)
+done
+
+tm() { tmux -u -L "$E2E_TMUX" "$@"; }
+S=flowtop
+screen() { tm capture-pane -p -t "$S"; }
+screen_e() { tm capture-pane -e -p -t "$S"; }
+keys() { tm send-keys -t "$S" "$@"; sleep 0.3; }
+shows() { screen | grep -q -- "$1"; }
+# a press and a release of button 1 at column x, line y (0-based), as xterm sends them
+click() {
+	local x y
+	x=$(printf %x $(($1 + 33))) y=$(printf %x $(($2 + 33)))
+	tm send-keys -t "$S" -H 1b 5b 4d 20 "$x" "$y" 1b 5b 4d 23 "$x" "$y"
+	sleep 0.4
+}
+wheel_down() { tm send-keys -t "$S" -H 1b 5b 4d 61 21 2a; sleep 0.4; }
+title_y() { screen | grep -n '^ADDRESS' | head -n 1 | awk -F: '{print $1 - 1}'; }
+# column x of a title on the title line
+title_x() { screen | grep '^ADDRESS' | head -n 1 | awk -v t="$1" '{print index($0, t) - 1}'; }
+# the graph's peak label for in or out, in bits/s
+peak() {
+	screen | awk -v d="$1" '$1 == d && $2 == "peak" {
+		v = $3; m = 1
+		if (v ~ /kb\/s$/) m = 1e3; else if (v ~ /Mb\/s$/) m = 1e6; else if (v ~ /Gb\/s$/) m = 1e9
+		sub(/[kMG]?b\/s$/, "", v); print v * m; exit }'
+}
+# the LAST 40s cell of a host's row (the text from the title's column to the end)
+history_of() {
+	screen | awk -v h="$1" -v t="LAST 40s" '
+		/^ADDRESS/ { x = index($0, t) }
+		x && $1 == h { print substr($0, x); exit }'
+}
+# the first row under the titles drawn with the selection's attributes (reverse video,
+# or the cyan background): its address or name
+selected() {
+	screen_e | python3 -c '
+import re, sys
+rows = False
+for line in sys.stdin:
+    m = re.match(r"((?:\x1b\[[0-9;]*m)*)(.*)", line)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", line)
+    if text.startswith("ADDRESS"):
+        rows = True
+        continue
+    codes = ";".join(re.findall(r"\x1b\[([0-9;]*)m", m.group(1))).split(";")
+    if rows and ("46" in codes or "7" in codes):
+        print(text.split()[0] if text.split() else "")
+        break'
+}
+# the rows' first fields, top to bottom (rows start in column 0, status and footer not)
+rows() { screen | awk '/^ADDRESS/ { on = 1; next } on && /^[0-9a-z]/ { print $1 }'; }
+# colour escapes: a foreground or background of the 8 or 256 colours (not the defaults)
+has_colour() { screen_e | grep -qP '\x1b\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5;[0-9]+|48;5;[0-9]+)(;[0-9;]*)?m'; }
+
+# ---- colour always, UTF-8, 45 lines: graph on by default, sparklines in blocks ----
+tmux_server colour
+tm new-session -d -s "$S" -x 130 -y 45 \
+	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 ip netns exec $b $FLOWTOP -i $vb -d 0.1 --color=always; echo \$? >$E2E_TMP/rc1; sleep 30"
+check "starts: the steady host on screen, by name" wait_for 10 shows '^steady.flowtop.test '
+check "--color=always: colour escapes on screen" has_colour
+check "45 lines: the graph is on by default, in and out" \
+	eval 'shows "^ in  peak " && shows "^ out peak "'
+wait_for 5 eval '[ -n "$(peak in)" ]'
+base=$(peak in)
+check "the steady host's sparkline is drawn in block elements" \
+	wait_for 5 eval 'history_of steady.flowtop.test | grep -q "[▁▂▃▄▅▆▇█]"'
+
+# a one-second burst from .3, a thousand times the trickle
+ip netns exec "$a" ping -q -c 200 -i 0.005 -s 1400 -I 10.78.0.3 10.78.0.2 >/dev/null 2>&1 &
+burst=$!
+E2E_PIDS+=($burst)
+burst_peak() { p=$(peak in) && [ -n "$p" ] && awk -v p="$p" -v b="$base" 'BEGIN { exit !(p > 20 * b) }'; }
+check "the graph's peak follows the burst (above 20x the trickle's)" wait_for 10 burst_peak
+check "the burst's host has a sparkline while it sends" \
+	wait_for 5 eval 'history_of 10.78.0.3 | grep -q "[▁▂▃▄▅▆▇█]"'
+wait "$burst"
+high=$(peak in)
+# 40 samples of 0.1 s after the burst its host's history is empty; 60 and it leaves the graph
+check "its sparkline decays to blank once it is quiet" \
+	wait_for 10 eval 'h=$(history_of 10.78.0.3) && [ -n "$(screen | grep "^10\.78\.0\.3 ")" ] && ! grep -q "[^ ]" <<<"$h"'
+forgot() { p=$(peak in) && [ -n "$p" ] && awk -v p="$p" -v h="$high" 'BEGIN { exit !(p < h / 10) }'; }
+check "the graph's peak forgets the burst after 60 samples" wait_for 15 forgot
+keys g
+check "'g' hides the graph" eval '! shows "^ in  peak "'
+keys g
+check "'g' shows it again" shows "^ in  peak "
+
+# the mouse: titles sort, rows select, the wheel scrolls
+ty=$(title_y)
+click "$(title_x 'TX 2s')" "$ty"
+check "a click on a title sorts by it" shows 'TX 2s v'
+click "$(title_x 'TX 2s')" "$ty"
+check "a second click reverses the order" shows 'TX 2s ^'
+click 0 "$ty"
+check "a click on ADDRESS sorts by address" eval 'shows "^ADDRESS ^" && [ "$(rows | head -n 1)" = steady.flowtop.test ]'
+click 2 $((ty + 3))
+check "a click on a row selects it" eval '[ "$(selected)" = "$(rows | sed -n 3p)" ]'
+tm send-keys -t "$S" -H 1b 5b 4d 60 21 $(printf %x $((ty + 1 + 33))) # wheel up: back to the top
+sleep 0.4
+check "the wheel scrolls the selection up" eval '[ "$(selected)" = "$(rows | sed -n 1p)" ]'
+wheel_down
+check "and 3 rows down" eval '[ "$(selected)" = "$(rows | sed -n 4p)" ]'
+keys m
+check "'m' turns the mouse off, and says so" shows 'mouse off: the terminal selects text'
+click "$(title_x 'RX 2s')" "$ty"
+check "then a click sorts nothing" shows '^ADDRESS ^'
+keys q
+check "quits with status 0" wait_for 5 eval '[ "$(cat $E2E_TMP/rc1 2>/dev/null)" = 0 ]'
+
+# ---- colour never, ASCII, 30 lines, no mouse ----
+tmux_server mono
+tm new-session -d -s "$S" -x 120 -y 30 \
+	"env LANG=C LC_ALL=C ip netns exec $b $FLOWTOP -i $vb -d 0.1 --color=never --no-mouse; sleep 30"
+check "--color=never: drawn, and no colour escape" wait_for 10 eval 'shows "^steady.flowtop.test " && ! has_colour'
+check "monochrome: the title bar in reverse video" \
+	eval 'screen_e | grep -qP "^\x1b\[[0-9;]*7[;m].*flowtop"'
+check "30 lines: no graph by default" eval '! shows "^ in  peak "'
+keys g
+check "'g' shows it anyway, in ASCII" eval 'shows "^ in  peak " && ! screen | grep -qP "[^\x00-\x7f]"'
+check "the C locale's sparkline is ASCII" \
+	wait_for 5 eval 'history_of steady.flowtop.test | grep -q "[._:=+*#-]"'
+click 0 "$(title_y)"
+check "--no-mouse: a click sorts nothing" eval '! shows "^ADDRESS ^"'
+
+# ---- NO_COLOR with --color=auto ----
+tmux_server nocolor
+tm new-session -d -s "$S" -x 120 -y 30 \
+	"env NO_COLOR=1 ip netns exec $b $FLOWTOP -i $vb -d 0.1; sleep 30"
+check "NO_COLOR=1: auto draws without colour" wait_for 10 eval 'shows "^steady.flowtop.test " && ! has_colour'
+summary
