@@ -392,6 +392,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
 	rec->src = c->src;
 	rec->dst = c->dst;
 	rec->bytes = (__u32)bytes;
+	rec->proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
 	asm volatile("" ::: "memory"); /* the record before the head that publishes it */
 	*(volatile __u64 *)&ctl->head = head + 1;
 	return 1;

@@ -21,8 +21,12 @@ struct flow_record {
 	struct flow_key src; /* innermost source */
 	struct flow_key dst; /* innermost destination */
 	__u32 bytes;	     /* length on the wire */
-	__u32 _pad;
+	__u8 proto;	     /* the innermost IP protocol (IPPROTO_*); FLOWTOP_PROTO_UNKNOWN
+			      * when the dissector stopped before reaching it */
+	__u8 _pad[3];
 };
+
+#define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
 /* The head and tail of one CPU's ring, on cache lines of their own: the filter on that
  * CPU is the only writer of head, user space the only writer of tail. Both count

@@ -108,6 +108,7 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 	}
 	rawsock_close(c->sock);
 	c->sock = -1;
+	sampler_set_convo(c->sampler, NULL); /* its peers were another interface's */
 	ret = sampler_reset(c->sampler, c->hosts, &c->totals);
 	if (ret) {
 		snprintf(err, errlen, "cannot empty the counters: %s", strerror(-ret));
@@ -139,6 +140,11 @@ int capture_sample(struct capture *c, double interval)
 uint64_t capture_drain(struct capture *c)
 {
 	return sampler_drain(c->sampler, c->hosts);
+}
+
+void capture_set_convo(struct capture *c, struct convo *conv)
+{
+	sampler_set_convo(c->sampler, conv);
 }
 
 double capture_ring_peak(struct capture *c)

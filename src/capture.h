@@ -31,6 +31,10 @@ int capture_sample(struct capture *c, double interval);
 uint64_t capture_drain(struct capture *c);
 #define CAPTURE_DRAIN_SECONDS 0.02
 
+/* Feeds the frames counted from now on to conv too (NULL: stop); see convo.h. Not
+ * owned; attaching to another interface stops it. */
+void capture_set_convo(struct capture *c, struct convo *conv);
+
 /* The fullest a ring was at a drain since the last call, 0..1. */
 double capture_ring_peak(struct capture *c);
 

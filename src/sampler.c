@@ -35,6 +35,7 @@ struct sampler {
 	uint64_t spilled_read;	       /* stats.spilled when the spill map was last read */
 	bool no_batch;		       /* the kernel refused batch lookups once */
 	double ring_peak;
+	struct convo *convo; /* the focused address's conversations, or NULL */
 };
 
 static size_t page_round(size_t n)
@@ -155,6 +156,8 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint
 		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
 		hosttab_add_frame(t, &r->src, 1, r->bytes);
 		hosttab_add_frame(t, &r->dst, 0, r->bytes);
+		if (s->convo)
+			convo_frame(s->convo, &r->src, &r->dst, r->proto, r->bytes);
 	}
 	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
 	return n;
@@ -168,6 +171,11 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 	for (c = 0; c < s->m.ncpus; c++)
 		n += drain_cpu(s, t, c, __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE));
 	return n;
+}
+
+void sampler_set_convo(struct sampler *s, struct convo *c)
+{
+	s->convo = c;
 }
 
 double sampler_ring_peak(struct sampler *s)
@@ -343,6 +351,8 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 	for (c = 0; c < s->m.ncpus; c++)
 		drain_cpu(s, t, c, heads[c]);
 	hosttab_end(t, interval);
+	if (s->convo)
+		convo_end(s->convo, interval);
 
 	DELTA(frames);
 	DELTA(bytes);

@@ -10,6 +10,7 @@
 
 #include "../bpf/flowtop.h"
 #include "bpf_load.h"
+#include "convo.h"
 #include "hosttab.h"
 
 /* Whole-interface frame counts, as the outputs see them (the BPF layout, struct
@@ -53,6 +54,10 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t);
  * in an order that keeps every host's count within the totals. interval is the time
  * since the previous sample. 0 or -errno. */
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval);
+
+/* From now on, also feeds every frame the rings carry to c (NULL: none), and closes
+ * its samples with the table's. c is not owned. */
+void sampler_set_convo(struct sampler *s, struct convo *c);
 
 /* The fullest any CPU's ring has been at a drain since the last call, 0..1. */
 double sampler_ring_peak(struct sampler *s);

@@ -26,6 +26,8 @@ enum ui_action {
 	ACT_REDRAW,
 	ACT_GRAPH,
 	ACT_MOUSE,
+	ACT_OPEN,
+	ACT_BACK,
 	ACT__COUNT,
 };
 

@@ -127,6 +127,28 @@ static int layout(const struct view *v, enum col_id *shown, int *addr_width)
 	return n;
 }
 
+/* In the conversation view, lines 1 and 2: the focus, and its traffic by protocol in
+ * the last sample and since the view opened. */
+static void draw_conversation_header(const struct screen_state *s)
+{
+	double dt = s->totals->interval > 0 ? s->totals->interval : 1;
+	int secs = (int)s->conv_elapsed, p;
+	char rate[16], total[16];
+
+	mvprintw(1, 0, " conversations of %s, counted for %02d:%02d:%02d; RX and TX are its own",
+		 s->conv_focus, secs / 3600, secs / 60 % 60, secs % 60);
+	move(2, 0);
+	for (p = 0; p < CONVO__PROTOS; p++) {
+		const struct convo_proto_counts *c = &s->conv_protos[p];
+		double r = (double)c->delta_bytes / dt;
+
+		fmt_scaled(s->view->bits ? r * 8 : r, s->view->bits ? "b/s" : "B/s", rate,
+			   sizeof(rate));
+		fmt_scaled((double)c->bytes, "B", total, sizeof(total));
+		printw(" %s %s (%s) ", convo_proto_name((enum convo_proto)p), rate, total);
+	}
+}
+
 static void draw_header(const struct screen_state *s)
 {
 	const struct flow_totals *t = s->totals;
@@ -146,6 +168,10 @@ static void draw_header(const struct screen_state *s)
 		 (unsigned long long)t->capacity, s->view->paused ? "  PAUSED" : "",
 		 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
 	attroff(theme_attr(THEME_BAR_LINE));
+	if (s->conv_focus) {
+		draw_conversation_header(s);
+		return;
+	}
 	mvprintw(1, 0, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
 		 fmt_scaled((double)in_b * 8 / dt, "b/s", a, sizeof(a)),
 		 fmt_scaled((double)in_f / dt, "p/s", b, sizeof(b)),

@@ -7,6 +7,7 @@
 #include <net/if.h>
 
 #include "cli.h"
+#include "convo.h"
 #include "graph.h"
 #include "sampler.h"
 #include "view.h"
@@ -25,6 +26,9 @@ struct screen_state {
 	const char *status;	   /* the status line, or NULL */
 	const char *prompt;	   /* "Filter: 10.0" while typing, or NULL */
 	const struct graph *graph; /* the header's traffic graph (see screen_set_graph) */
+	const char *conv_focus;	   /* the conversation view's focus, or NULL: every host */
+	const struct convo_proto_counts *conv_protos; /* its traffic by protocol */
+	double conv_elapsed;			      /* seconds since it opened */
 	bool help;
 	int picker_count; /* > 0: the interface picker is open */
 	const char (*picker_names)[IF_NAMESIZE];

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "convo.h"
 #include "dns.h"
 #include "dump.h"
 #include "fmt.h"
@@ -27,6 +28,7 @@
 #include "view.h"
 
 #define STATUS_SECONDS 5
+#define DOUBLE_CLICK_S 0.4
 #define WHEEL_ROWS     3
 #define KEY_ESC	       27
 #define PROMPT_MAX     200
@@ -46,7 +48,13 @@ enum prompt_kind {
 struct ui {
 	struct capture *cap;
 	const struct cli_opts *opts;
-	struct view view;
+	struct view main;		     /* the hosts */
+	struct convo *conv;		     /* the conversation view's counts, while it is open */
+	struct view conv_view;		     /* its rows */
+	double conv_opened;		     /* monotonic seconds */
+	char conv_title[FMT_ADDR_LEN + 260]; /* the focus: address and name */
+	double last_click;		     /* the last press on a row, for double clicks */
+	size_t last_click_row;
 	struct dns *dns;
 	int dns_fd;
 	char status[512];
@@ -67,6 +75,17 @@ struct ui {
 	bool quit;
 	int status_code;
 };
+
+/* The view on screen: the conversations when open, else the hosts. */
+static struct view *V(struct ui *u)
+{
+	return u->conv ? &u->conv_view : &u->main;
+}
+
+static const struct hosttab *shown_hosts(struct ui *u)
+{
+	return u->conv ? convo_peers(u->conv) : capture_hosts(u->cap);
+}
 
 static double now_mono(void)
 {
@@ -100,10 +119,9 @@ static void build(struct ui *u, size_t want)
 {
 	size_t page = (size_t)screen_table_rows();
 
-	if (view_build(&u->view, capture_hosts(u->cap), want ? want : view_want(&u->view, page),
-		       name_of, u))
+	if (view_build(V(u), shown_hosts(u), want ? want : view_want(V(u), page), name_of, u))
 		set_status(u, "out of memory building the rows");
-	view_select(&u->view, 0, page);
+	view_select(V(u), 0, page);
 }
 
 static void rebuild(struct ui *u)
@@ -116,8 +134,7 @@ static void follow_selection(struct ui *u)
 {
 	size_t page = (size_t)screen_table_rows();
 
-	if (!u->view.paused && u->view.nbuilt < u->view.nrows &&
-	    view_want(&u->view, page) > u->view.nbuilt)
+	if (!V(u)->paused && V(u)->nbuilt < V(u)->nrows && view_want(V(u), page) > V(u)->nbuilt)
 		rebuild(u);
 }
 
@@ -130,7 +147,7 @@ static void draw(struct ui *u)
 {
 	const struct iface_info *iface = capture_iface(u->cap);
 	struct screen_state s = {
-		.view = &u->view,
+		.view = V(u),
 		.totals = capture_totals(u->cap),
 		.iface = iface->name,
 		.iface_up = iface->up,
@@ -143,8 +160,14 @@ static void draw(struct ui *u)
 		.picker_names = u->picker_names,
 		.picker_states = u->picker_states,
 		.picker_selected = u->picker_selected,
-		.graph = u->view.paused ? &u->graph_paused : &u->graph,
+		.graph = V(u)->paused ? &u->graph_paused : &u->graph,
 	};
+
+	if (u->conv) {
+		s.conv_focus = u->conv_title;
+		s.conv_protos = convo_protos(u->conv);
+		s.conv_elapsed = now_mono() - u->conv_opened;
+	}
 
 	screen_set_graph(graph_on(u));
 	if (u->prompt != PROMPT_NONE) {
@@ -180,7 +203,7 @@ static void sample(struct ui *u)
 	}
 	u->cost_ns = capture_cost_ns(u->cap);
 	graph_push_totals(u);
-	if (!u->view.paused)
+	if (!V(u)->paused)
 		rebuild(u);
 }
 
@@ -212,16 +235,19 @@ static void open_picker(struct ui *u)
 		set_status(u, "no interfaces found");
 }
 
+static void close_conversations(struct ui *u);
+
 static void switch_to(struct ui *u, const char *name)
 {
 	char err[512];
 
+	close_conversations(u); /* its peers are this interface's */
 	if (capture_attach(u->cap, name, err, sizeof(err))) {
 		set_status(u, "%s; still watching %s", err, capture_iface(u->cap)->name);
 		return;
 	}
 	u->iface_lost = false;
-	u->view.selected = u->view.top = 0;
+	V(u)->selected = V(u)->top = 0;
 	graph_clear(&u->graph);
 	u->attached_at = u->last_sample = now_mono();
 	capture_cost_ns(u->cap);
@@ -261,10 +287,10 @@ static int dump(struct ui *u, const char *path, char *err, size_t errlen)
 {
 	int ret;
 
-	if (!u->view.paused)
-		build(u, u->view.nrows);
-	ret = dump_write(path, &u->view, capture_iface(u->cap)->name, err, errlen);
-	if (!u->view.paused)
+	if (!V(u)->paused)
+		build(u, V(u)->nrows);
+	ret = dump_write(path, V(u), capture_iface(u->cap)->name, err, errlen);
+	if (!V(u)->paused)
 		rebuild(u); /* back to the rows a screen needs */
 	return ret;
 }
@@ -280,7 +306,7 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &r.time);
-	ret = report_select(&r, capture_hosts(u->cap), &u->view.filter, 0, &rows, &cap);
+	ret = report_select(&r, capture_hosts(u->cap), &u->main.filter, 0, &rows, &cap);
 	if (ret)
 		snprintf(err, errlen, "cannot write snapshot '%s': %s", path, strerror(-ret));
 	else
@@ -301,16 +327,16 @@ static void prompt_done(struct ui *u)
 		if (filter_parse(u->input, &f, err, sizeof(err))) {
 			set_status(u, "%s", err);
 		} else {
-			u->view.filter = f;
-			u->view.top = 0;
+			V(u)->filter = f;
+			V(u)->top = 0;
 			rebuild(u);
 			if (f.kind)
-				set_status(u, "filter: %s (%zu rows)", f.text, u->view.nrows);
+				set_status(u, "filter: %s (%zu rows)", f.text, V(u)->nrows);
 		}
 	} else if (dump(u, u->input, err, sizeof(err))) {
 		set_status(u, "%s", err);
 	} else {
-		set_status(u, "wrote %zu rows to %s", u->view.nrows, u->input);
+		set_status(u, "wrote %zu rows to %s", V(u)->nrows, u->input);
 	}
 	u->prompt = PROMPT_NONE;
 }
@@ -321,7 +347,7 @@ static void prompt_key(struct ui *u, int ch)
 
 	if (ch == KEY_ESC) {
 		if (u->prompt == PROMPT_FILTER) { /* Esc clears the filter */
-			memset(&u->view.filter, 0, sizeof(u->view.filter));
+			memset(&V(u)->filter, 0, sizeof(V(u)->filter));
 			rebuild(u);
 		}
 		u->prompt = PROMPT_NONE;
@@ -363,26 +389,26 @@ static unsigned act_help(struct ui *u)
 
 static unsigned act_sort_left(struct ui *u)
 {
-	view_move_sort(&u->view, -1);
+	view_move_sort(V(u), -1);
 	return REACT_REBUILD;
 }
 
 static unsigned act_sort_right(struct ui *u)
 {
-	view_move_sort(&u->view, 1);
+	view_move_sort(V(u), 1);
 	return REACT_REBUILD;
 }
 
 static unsigned act_reverse(struct ui *u)
 {
-	u->view.reverse = !u->view.reverse;
+	V(u)->reverse = !V(u)->reverse;
 	return REACT_REBUILD;
 }
 
 static unsigned act_filter(struct ui *u)
 {
 	u->prompt = PROMPT_FILTER;
-	snprintf(u->input, sizeof(u->input), "%s", u->view.filter.text);
+	snprintf(u->input, sizeof(u->input), "%s", V(u)->filter.text);
 	return REACT_NONE;
 }
 
@@ -401,18 +427,19 @@ static unsigned act_dump(struct ui *u)
 
 static unsigned act_pause(struct ui *u)
 {
-	u->view.paused = !u->view.paused;
+	V(u)->paused = !V(u)->paused;
 	u->graph_paused = u->graph;
-	return u->view.paused ? REACT_NONE : REACT_REBUILD;
+	return V(u)->paused ? REACT_NONE : REACT_REBUILD;
 }
 
 static unsigned act_names(struct ui *u)
 {
-	u->view.names = !u->view.names;
-	if (u->view.names && !u->dns) {
+	V(u)->names = !V(u)->names;
+	u->main.names = V(u)->names; /* one setting for both views */
+	if (V(u)->names && !u->dns) {
 		u->dns = dns_new(&u->dns_fd);
 		if (!u->dns) {
-			u->view.names = false;
+			V(u)->names = u->main.names = false;
 			set_status(u, "cannot start the DNS resolver");
 		}
 	}
@@ -421,51 +448,52 @@ static unsigned act_names(struct ui *u)
 
 static unsigned act_bits(struct ui *u)
 {
-	u->view.bits = !u->view.bits;
+	V(u)->bits = !V(u)->bits;
+	u->main.bits = V(u)->bits;
 	return REACT_NONE;
 }
 
 static unsigned act_totals(struct ui *u)
 {
-	u->view.totals = !u->view.totals;
-	if (!(columns[u->view.sort].views & (u->view.totals ? VIEW_TOTALS : VIEW_RATES)))
-		u->view.sort = u->view.totals ? COL_RX_BYTES : COL_RX2;
+	V(u)->totals = !V(u)->totals;
+	if (!(columns[V(u)->sort].views & (V(u)->totals ? VIEW_TOTALS : VIEW_RATES)))
+		V(u)->sort = V(u)->totals ? COL_RX_BYTES : COL_RX2;
 	return REACT_REBUILD;
 }
 
 static unsigned act_up(struct ui *u)
 {
-	view_select(&u->view, -1, page_rows());
+	view_select(V(u), -1, page_rows());
 	return REACT_FOLLOW;
 }
 
 static unsigned act_down(struct ui *u)
 {
-	view_select(&u->view, 1, page_rows());
+	view_select(V(u), 1, page_rows());
 	return REACT_FOLLOW;
 }
 
 static unsigned act_page_up(struct ui *u)
 {
-	view_select(&u->view, -(long)page_rows(), page_rows());
+	view_select(V(u), -(long)page_rows(), page_rows());
 	return REACT_FOLLOW;
 }
 
 static unsigned act_page_down(struct ui *u)
 {
-	view_select(&u->view, (long)page_rows(), page_rows());
+	view_select(V(u), (long)page_rows(), page_rows());
 	return REACT_FOLLOW;
 }
 
 static unsigned act_home(struct ui *u)
 {
-	view_select(&u->view, -(long)u->view.nrows, page_rows());
+	view_select(V(u), -(long)V(u)->nrows, page_rows());
 	return REACT_FOLLOW;
 }
 
 static unsigned act_end(struct ui *u)
 {
-	view_select(&u->view, (long)u->view.nrows, page_rows());
+	view_select(V(u), (long)V(u)->nrows, page_rows());
 	return REACT_FOLLOW;
 }
 
@@ -473,6 +501,63 @@ static unsigned act_redraw(struct ui *u)
 {
 	(void)u;
 	return REACT_REPAINT;
+}
+
+/* ---- the conversation view ---- */
+
+static void close_conversations(struct ui *u)
+{
+	if (!u->conv)
+		return;
+	capture_set_convo(u->cap, NULL);
+	convo_free(u->conv);
+	u->conv = NULL;
+	view_free(&u->conv_view);
+}
+
+/* Opens the conversations of the selected host (in the conversation view: of the
+ * selected peer, which becomes the focus). They count from now on. */
+static unsigned act_open(struct ui *u)
+{
+	struct view *v = V(u);
+	struct flow_key focus;
+	struct convo *c;
+	char addr[FMT_ADDR_LEN];
+	const char *name;
+
+	if (v->selected >= v->nbuilt) {
+		set_status(u, "no host selected");
+		return REACT_NONE;
+	}
+	focus = v->rows[v->selected].host.addr;
+	c = convo_new(&focus, CONVO_DEFAULT_PEERS);
+	if (!c) {
+		set_status(u, "cannot open the conversations: %s", strerror(errno));
+		return REACT_NONE;
+	}
+	close_conversations(u);
+	u->conv = c;
+	view_init(&u->conv_view);
+	u->conv_view.per_frame = 1; /* a frame is in its peer's entry alone */
+	u->conv_view.bits = u->main.bits;
+	u->conv_view.names = u->main.names;
+	u->conv_view.totals = u->main.totals;
+	u->conv_view.sort = u->main.sort;
+	u->conv_opened = now_mono();
+	name = name_of(&focus, false, u);
+	fmt_addr(&focus, addr);
+	snprintf(u->conv_title, sizeof(u->conv_title), "%s%s%s%s", addr, name ? " (" : "",
+		 name ? name : "", name ? ")" : "");
+	capture_set_convo(u->cap, c);
+	return REACT_REBUILD;
+}
+
+static unsigned act_back(struct ui *u)
+{
+	if (!u->conv)
+		return REACT_NONE;
+	close_conversations(u);
+	return REACT_REBUILD;
 }
 
 static unsigned act_graph(struct ui *u)
@@ -519,6 +604,8 @@ static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
 	[ACT_END] = act_end,
 	[ACT_REDRAW] = act_redraw,
 	[ACT_GRAPH] = act_graph,
+	[ACT_OPEN] = act_open,
+	[ACT_BACK] = act_back,
 	[ACT_MOUSE] = act_mouse,
 };
 
@@ -534,8 +621,9 @@ static void table_key(struct ui *u, int ch)
 		clearok(curscr, TRUE);
 }
 
-/* A click on a title sorts by it (again: reverses), on a row selects it; the wheel
- * scrolls. Presses only: flowtop asks for no releases. */
+/* A click on a title sorts by it (again: reverses), on a row selects it, twice on the
+ * same row opens its conversations; the wheel scrolls. Presses only: flowtop asks for no
+ * releases. */
 static void table_mouse(struct ui *u)
 {
 	MEVENT ev;
@@ -545,7 +633,7 @@ static void table_mouse(struct ui *u)
 	if (getmouse(&ev) != OK)
 		return;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-		view_select(&u->view, ev.bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS, page);
+		view_select(V(u), ev.bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS, page);
 		follow_selection(u);
 		return;
 	}
@@ -553,16 +641,24 @@ static void table_mouse(struct ui *u)
 		return;
 	hit = screen_hit(ev.y, ev.x);
 	if (hit.kind == HIT_TITLE) {
-		if (hit.col == u->view.sort)
-			u->view.reverse = !u->view.reverse;
+		if (hit.col == V(u)->sort)
+			V(u)->reverse = !V(u)->reverse;
 		else
-			u->view.sort = hit.col, u->view.reverse = false;
+			V(u)->sort = hit.col, V(u)->reverse = false;
 		rebuild(u);
-	} else if (hit.kind == HIT_ROW && u->view.top + (size_t)hit.row < u->view.nbuilt) {
-		size_t r = u->view.top + (size_t)hit.row;
+	} else if (hit.kind == HIT_ROW && V(u)->top + (size_t)hit.row < V(u)->nbuilt) {
+		size_t r = V(u)->top + (size_t)hit.row;
+		double now = now_mono();
 
-		u->view.selected = r;
-		view_select(&u->view, 0, page);
+		V(u)->selected = r;
+		view_select(V(u), 0, page);
+		if (r == u->last_click_row && now - u->last_click < DOUBLE_CLICK_S) {
+			now = 0; /* a third press starts over */
+			if (act_open(u) & REACT_REBUILD)
+				rebuild(u);
+		}
+		u->last_click = now;
+		u->last_click_row = r;
 	}
 }
 
@@ -579,7 +675,7 @@ static void handle_key(struct ui *u, int ch)
 		return;
 	}
 	if (ch == KEY_RESIZE) {
-		view_select(&u->view, 0, (size_t)screen_table_rows());
+		view_select(V(u), 0, (size_t)screen_table_rows());
 		return;
 	}
 	if (u->help)
@@ -614,7 +710,7 @@ static void usr1_dump(struct ui *u)
 	if (dump(u, path, err, sizeof(err)))
 		set_status(u, "%s", err);
 	else
-		set_status(u, "SIGUSR1: wrote %zu rows to %s", u->view.nrows, path);
+		set_status(u, "SIGUSR1: wrote %zu rows to %s", V(u)->nrows, path);
 }
 
 int ui_run(struct capture *c, const struct cli_opts *opts)
@@ -624,11 +720,11 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	char err[512];
 	int ch;
 
-	view_init(&u.view);
-	u.view.bits = true;
-	u.view.names = !opts->numeric;
-	u.view.sort = (enum col_id)opts->sort_column;
-	u.view.filter = opts->filter;
+	view_init(&u.main);
+	u.main.bits = true;
+	u.main.names = !opts->numeric;
+	u.main.sort = (enum col_id)opts->sort_column;
+	u.main.filter = opts->filter;
 	/* the loop blocks the signals before the resolver thread starts, which inherits the
 	 * mask: a signal then always reaches the signalfd, never a thread */
 	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
@@ -636,7 +732,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 		fprintf(stderr, "flowtop: cannot set up the screen loop: %s\n", strerror(errno));
 		return 1;
 	}
-	if (u.view.names)
+	if (u.main.names)
 		u.dns = dns_new(&u.dns_fd);
 	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = now_mono();
@@ -668,7 +764,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 			link_check(&u);
 		if (u.dns && rev[1] & POLLIN) {
 			dns_drain(u.dns);
-			if (!u.view.paused)
+			if (!V(&u)->paused)
 				rebuild(&u);
 		}
 		while ((ch = getch()) != ERR) { /* KEY_RESIZE comes this way too */
@@ -686,6 +782,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	}
 	loop_free(l);
 	dns_free(u.dns);
-	view_free(&u.view);
+	close_conversations(&u);
+	view_free(&u.main);
 	return u.status_code;
 }

@@ -20,6 +20,7 @@ void view_init(struct view *v)
 	memset(v, 0, sizeof(*v));
 	v->sort = COL_RX2;
 	v->bits = true;
+	v->per_frame = 2;
 }
 
 void view_free(struct view *v)
@@ -83,7 +84,7 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	size_t n = hosttab_count(t), i, kept = 0;
 	bool had_selection = v->selected < v->nbuilt;
 	struct flow_key selected_key;
-	double counted2 = hosttab_total_rate(t, 2);
+	double counted = hosttab_total_rate(t, 2);
 
 	if (had_selection)
 		selected_key = v->rows[v->selected].host.addr;
@@ -107,7 +108,7 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	topk_select(v->picks, kept, sizeof(*v->picks), want, pick_cmp, &order);
 	hosttab_clock(t, &v->clock);
 	for (i = 0; i < want; i++) {
-		row_fill(&v->rows[i], t, v->picks[i].host, counted2 / 2);
+		row_fill(&v->rows[i], t, v->picks[i].host, counted / v->per_frame);
 		v->rows[i].name = v->names && name ? name(&v->rows[i].host.addr, true, arg) : NULL;
 	}
 	v->nrows = kept;

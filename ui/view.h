@@ -27,6 +27,8 @@ struct view {
 	bool totals;		 /* the cumulative view (else rates) */
 	bool names;		 /* reverse DNS names */
 	bool paused;		 /* the screen is frozen */
+	unsigned per_frame;	 /* entries each frame is in, for SHARE: 2 in the host table
+				  * (source, destination), 1 in a conversation's peers */
 	size_t selected;	 /* row index */
 	size_t top;		 /* first row shown */
 	size_t nrows;		 /* hosts that pass the filter */

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_load.h"
+#include "convo.h"
 #include "fmt.h"
 #include "hosttab.h"
 #include "sampler.h"
@@ -713,6 +714,46 @@ static void test_per_cpu_rings(void)
 }
 
 /* Counters accumulate across samples, and the rates come from the difference. */
+/* Each record names the innermost IP protocol; a conversation of the innermost source
+ * classes its frames by it, as the screen's conversation view does. */
+static void test_records_carry_the_protocol(void)
+{
+	struct flow_key a;
+	struct convo *conv;
+	const struct convo_proto_counts *p;
+	struct frame f;
+	uint8_t icmp[8] = { 8, 0 };
+
+	if (fmt_parse_addr(C4, &a))
+		abort();
+	conv = convo_new(&a, 16);
+	if (!ASSERT_TRUE(conv != NULL))
+		return;
+	reset();
+	sampler_set_convo(sampler, conv);
+	eth(&f, ETH_P_IP), ipv4(&f, C4, D4, IPPROTO_UDP), udp(&f);
+	ASSERT_OK(run_frame(&f));
+	eth(&f, ETH_P_IP), ipv4(&f, A4, B4, IPPROTO_GRE), gre(&f, GRE_K, ETH_P_IP);
+	ipv4(&f, C4, D4, IPPROTO_TCP), put(&f, "tcp header, 20 bytes", 20);
+	ASSERT_OK(run_frame(&f)); /* inside GRE: the inner protocol, the inner source */
+	eth(&f, ETH_P_IPV6), ipv6(&f, A6, B6, IPPROTO_IPIP), ipv4(&f, D4, C4, IPPROTO_ICMP);
+	put(&f, icmp, sizeof(icmp));
+	ASSERT_OK(run_frame(&f));
+	eth(&f, ETH_P_IP), ipv4(&f, C4, D4, 132 /* SCTP */), put(&f, "sctp", 4);
+	ASSERT_OK(run_frame(&f));
+	eth(&f, ETH_P_IP), ipv4(&f, A4, B4, IPPROTO_TCP), put(&f, "tcp header, 20 bytes", 20);
+	ASSERT_OK(run_frame(&f)); /* not the focus's */
+	ASSERT_OK(sample());
+	p = convo_protos(conv);
+	ASSERT_EQ(p[CONVO_UDP].packets, 1);
+	ASSERT_EQ(p[CONVO_TCP].packets, 1);
+	ASSERT_EQ(p[CONVO_ICMP].packets, 1);
+	ASSERT_EQ(p[CONVO_OTHER].packets, 1);
+	ASSERT_EQ(hosttab_count(convo_peers(conv)), 1); /* D4, both ways */
+	sampler_set_convo(sampler, NULL);
+	convo_free(conv);
+}
+
 static void test_deltas_across_samples(void)
 {
 	struct frame f;
@@ -1051,6 +1092,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_truncation_at_every_boundary);
 	RUN_TEST(test_no_link_header);
 	RUN_TEST(test_per_cpu_rings);
+	RUN_TEST(test_records_carry_the_protocol);
 	RUN_TEST(test_deltas_across_samples);
 	RUN_TEST(test_full_ring_spills_exactly);
 	RUN_TEST(test_spill_entry_made_anew);

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* convo.h: the conversations of one focused address: per peer, what the focus sent to it
+ * and received from it (a host table keyed by the peer, rx and tx the focus's), and the
+ * focus's traffic by protocol. Fed the frames the rings carry while it exists, so it
+ * counts from the moment it was made; frames that took the spill map (a full ring) carry
+ * no pair and are left out. Knows nothing of BPF or curses: unit tests drive it. */
+#ifndef FLOWTOP_CONVO_H
+#define FLOWTOP_CONVO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hosttab.h"
+
+#define CONVO_DEFAULT_PEERS 4096 /* peers held; beyond that the idlest folds into "other" */
+
+enum convo_proto {
+	CONVO_TCP,
+	CONVO_UDP,
+	CONVO_ICMP, /* ICMP and ICMPv6 */
+	CONVO_OTHER,
+	CONVO__PROTOS,
+};
+
+struct convo_proto_counts {
+	uint64_t packets, bytes;	     /* since the view opened */
+	uint64_t delta_packets, delta_bytes; /* in the last sample */
+	uint64_t pending_packets, pending_bytes;
+};
+
+struct convo;
+
+/* The conversations of focus, at most max_peers peers. NULL with errno set. */
+struct convo *convo_new(const struct flow_key *focus, size_t max_peers);
+void convo_free(struct convo *c);
+
+const struct flow_key *convo_focus(const struct convo *c);
+
+/* One frame from src to dst of `bytes` carrying IP protocol `proto`: counted when the
+ * focus is one end (a frame to itself counts once, as sent). */
+void convo_frame(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
+		 uint8_t proto, uint32_t bytes);
+
+/* Closes the sample, as hosttab_end() does for the peers. */
+void convo_end(struct convo *c, double interval);
+
+/* The peers: rx is what the focus received from the peer, tx what it sent to it. */
+const struct hosttab *convo_peers(const struct convo *c);
+const struct convo_proto_counts *convo_protos(const struct convo *c); /* [CONVO__PROTOS] */
+const char *convo_proto_name(enum convo_proto p);
+
+/* The class of an IP protocol number. */
+enum convo_proto convo_proto_of(uint8_t ipproto);
+
+#endif

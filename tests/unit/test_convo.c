@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_convo.c: a focus's conversations: exactly the peers it exchanged frames with,
+ * each direction from the focus's side, frames between others ignored, protocols
+ * classed, samples closed like the host table's. */
+#include "test.h"
+
+#include <netinet/in.h>
+
+#include "convo.h"
+#include "fmt.h"
+
+static struct flow_key key(const char *s)
+{
+	struct flow_key k;
+
+	if (fmt_parse_addr(s, &k))
+		abort();
+	return k;
+}
+
+static void frame(struct convo *c, const char *src, const char *dst, uint8_t proto, uint32_t bytes)
+{
+	struct flow_key s = key(src), d = key(dst);
+
+	convo_frame(c, &s, &d, proto, bytes);
+}
+
+static const struct host *peer(const struct convo *c, const char *addr)
+{
+	struct flow_key k = key(addr);
+
+	return hosttab_find(convo_peers(c), &k);
+}
+
+static void test_peers_and_directions(void)
+{
+	struct flow_key a = key("10.0.0.1");
+	struct convo *c = convo_new(&a, 16);
+	const struct host *b, *d;
+
+	ASSERT_TRUE(c != NULL);
+	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100); /* a -> b, three times */
+	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100);
+	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100);
+	frame(c, "10.0.0.2", "10.0.0.1", IPPROTO_UDP, 60); /* b -> a */
+	frame(c, "10.0.0.1", "2001:db8::3", IPPROTO_TCP, 1500);
+	frame(c, "2001:db8::3", "10.0.0.1", IPPROTO_ICMPV6, 90);
+	frame(c, "10.0.0.2", "10.0.0.4", IPPROTO_UDP, 999); /* between others: not a's */
+	frame(c, "10.0.0.4", "10.0.0.2", IPPROTO_TCP, 999);
+	convo_end(c, 1.0);
+	ASSERT_EQ(hosttab_count(convo_peers(c)), 2);
+	b = peer(c, "10.0.0.2");
+	d = peer(c, "2001:db8::3");
+	ASSERT_TRUE(b && d && !peer(c, "10.0.0.4") && !peer(c, "10.0.0.1"));
+	ASSERT_EQ(b->total.tx_packets, 3); /* what a sent to b */
+	ASSERT_EQ(b->total.tx_bytes, 300);
+	ASSERT_EQ(b->total.rx_packets, 1); /* what a received from b */
+	ASSERT_EQ(b->total.rx_bytes, 60);
+	ASSERT_EQ(d->total.tx_bytes, 1500);
+	ASSERT_EQ(d->total.rx_bytes, 90);
+	ASSERT_DBL(hosttab_rate(convo_peers(c), b, 2, 1), 300.0);
+	convo_free(c);
+}
+
+static void test_protocols(void)
+{
+	struct flow_key a = key("10.0.0.1");
+	struct convo *c = convo_new(&a, 16);
+	const struct convo_proto_counts *p = convo_protos(c);
+
+	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1000);
+	frame(c, "10.0.0.2", "10.0.0.1", IPPROTO_TCP, 40);
+	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 200);
+	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_ICMP, 98);
+	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_GRE, 300); /* a tunnel its dissection stopped at */
+	frame(c, "10.0.0.1", "10.0.0.2", 255, 64);	    /* FLOWTOP_PROTO_UNKNOWN */
+	frame(c, "10.0.0.3", "10.0.0.2", IPPROTO_TCP, 5000); /* not a's */
+	ASSERT_EQ(p[CONVO_TCP].packets, 0);		     /* nothing before the sample closes */
+	convo_end(c, 1.0);
+	ASSERT_EQ(p[CONVO_TCP].packets, 2);
+	ASSERT_EQ(p[CONVO_TCP].bytes, 1040);
+	ASSERT_EQ(p[CONVO_UDP].bytes, 200);
+	ASSERT_EQ(p[CONVO_ICMP].packets, 1);
+	ASSERT_EQ(p[CONVO_OTHER].packets, 2);
+	ASSERT_EQ(p[CONVO_OTHER].delta_bytes, 364);
+	convo_end(c, 1.0);
+	ASSERT_EQ(p[CONVO_OTHER].delta_bytes, 0);
+	ASSERT_EQ(p[CONVO_OTHER].bytes, 364);
+	ASSERT_STREQ(convo_proto_name(CONVO_ICMP), "ICMP");
+	convo_free(c);
+}
+
+static void test_bounded_peers_keep_sums(void)
+{
+	struct flow_key a = key("10.0.0.1");
+	struct convo *c = convo_new(&a, 4);
+	char addr[32];
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < 100; i++) {
+		snprintf(addr, sizeof(addr), "10.1.0.%zu", i);
+		frame(c, "10.0.0.1", addr, IPPROTO_UDP, 10);
+		convo_end(c, 1.0);
+	}
+	ASSERT_EQ(hosttab_count(convo_peers(c)), 4);
+	for (i = 0; i < hosttab_count(convo_peers(c)); i++)
+		sum += hosttab_get(convo_peers(c), i)->total.tx_bytes;
+	ASSERT_EQ(sum + hosttab_other(convo_peers(c))->tx_bytes, 1000);
+	convo_free(c);
+}
+
+int main(void)
+{
+	RUN_TEST(test_peers_and_directions);
+	RUN_TEST(test_protocols);
+	RUN_TEST(test_bounded_peers_keep_sums);
+	return test_summary("test_convo");
+}
