@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # make.sh -- screenshots of the real flowtop on real traffic: two namespaces, a veth
 # pair, pings of several sizes from several addresses; flowtop under a private tmux
-# server; capture-pane -e rendered to PNG by ansi2png.py. Writes main.png, help.png,
-# picker.png beside this script. Needs root.
+# server in a UTF-8 locale, tall enough for the traffic graph; capture-pane -e rendered
+# to PNG by ansi2png.py. Writes main.png (graph, sparklines), help.png, picker.png and
+# conversations.png beside this script. Needs root.
 set -u
 flowtop=$(realpath "${FLOWTOP:-$(dirname "$0")/../flowtop}")
 cd "$(dirname "$0")" || exit 2
@@ -38,18 +39,19 @@ done
 sleep 1
 for host in 11 12 13 14 15 16 17; do
 	n=$((n + 1))
-	ip netns exec "$a" ping -q -c 400 -i "0.0$n" -s $((1400 / n)) -I "192.0.2.$host" 192.0.2.10 \
+	ip netns exec "$a" ping -q -c 2000 -i "0.0$n" -s $((1400 / n)) -I "192.0.2.$host" 192.0.2.10 \
 		>/dev/null 2>&1 &
 	pids+=($!)
-	[ $((n % 2)) = 0 ] || { ip netns exec "$a" ping -q -6 -c 200 -i 0.1 -s $((900 / n)) \
+	[ $((n % 2)) = 0 ] || { ip netns exec "$a" ping -q -6 -c 600 -i 0.1 -s $((900 / n)) \
 		-I "2001:db8::$host" 2001:db8::10 >/dev/null 2>&1 & pids+=($!); }
 done
-tm() { tmux -L "$sock" "$@"; }
-tm new-session -d -s shot -x 118 -y 30 "ip netns exec $b $flowtop -i $ib -N"
+W=118 H=42
+tm() { tmux -u -L "$sock" "$@"; }
+tm new-session -d -s shot -x $W -y $H "env LANG=C.UTF-8 LC_ALL=C.UTF-8 ip netns exec $b $flowtop -i $ib -N"
 shot() {
 	tm capture-pane -e -p -t shot >"$tmp/$1.txt"
 	grep -q flowtop "$tmp/$1.txt" || { echo "make.sh: flowtop is not on the screen" >&2; exit 1; }
-	/usr/bin/python3 ansi2png.py "$tmp/$1.txt" "$1.png" 118 30 && echo "screenshots/$1.png"
+	/usr/bin/python3 ansi2png.py "$tmp/$1.txt" "$1.png" $W $H && echo "screenshots/$1.png"
 }
 sleep 12
 tm send-keys -t shot j j
@@ -61,5 +63,8 @@ shot help
 tm send-keys -t shot x i
 sleep 0.5
 shot picker
+tm send-keys -t shot Escape Home Enter
+sleep 6
+shot conversations
 tm send-keys -t shot Escape q 2>/dev/null
 exit 0

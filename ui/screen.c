@@ -356,16 +356,29 @@ static void box_at(int h, int w, int *y0, int *x0)
 	}
 }
 
+/* The keys in a box, in two columns when one does not fit the height. */
 static void draw_help(void)
 {
-	int h = (int)key_bindings_count + 4, w = 62, y0, x0;
-	unsigned i;
+	int per_col = (int)key_bindings_count, ncols = 1, col_w = 62, h, w, y0, x0, i;
 
+	if (per_col + 4 > LINES && COLS >= 2 * 40 + 2) {
+		ncols = 2;
+		per_col = ((int)key_bindings_count + 1) / 2;
+		if (col_w > (COLS - 2) / 2)
+			col_w = (COLS - 2) / 2; /* the longest help is cut, not the keys */
+	}
+	h = per_col + 4;
+	w = ncols * col_w + 2;
 	box_at(h, w, &y0, &x0);
 	mvprintw(y0, x0 + 2, " flowtop keys ");
-	for (i = 0; i < key_bindings_count && (int)i + 2 < LINES; i++)
-		mvprintw(y0 + 2 + (int)i, x0 + 2, "%-10s %.*s", key_bindings[i].label, w - 15,
+	for (i = 0; i < (int)key_bindings_count; i++) {
+		int y = y0 + 2 + i % per_col, x = x0 + 2 + i / per_col * col_w;
+
+		if (y >= y0 + h - 1 || y >= LINES - 1)
+			continue; /* clipped: the terminal is too short even for two columns */
+		mvprintw(y, x, "%-10s %.*s", key_bindings[i].label, col_w - 13,
 			 key_bindings[i].help);
+	}
 	mvprintw(y0 + h - 1, x0 + 2, " any key closes ");
 }
 
