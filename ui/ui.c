@@ -675,6 +675,7 @@ static void handle_key(struct ui *u, int ch)
 		return;
 	}
 	if (ch == KEY_RESIZE) {
+		screen_set_graph(graph_on(u)); /* the height decides it, and the page */
 		view_select(V(u), 0, (size_t)screen_table_rows());
 		return;
 	}
