@@ -22,7 +22,7 @@ const struct key_binding key_bindings[] = {
 	{ { 'g' }, "g", "show or hide the traffic graph", ACT_GRAPH },
 	{ { 'm' }, "m", "mouse on or off (off: the terminal selects text)", ACT_MOUSE },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", "the selected host's conversations", ACT_OPEN },
-	{ { 27 }, "Esc", "back from the conversations to every host", ACT_BACK },
+	{ { KEY_ESC }, "Esc", "back from the conversations to every host", ACT_BACK },
 	{ { KEY_UP, 'k' }, "Up k", "select the row above", ACT_UP },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", ACT_DOWN },
 	{ { KEY_PPAGE }, "PgUp", "one page up", ACT_PAGE_UP },

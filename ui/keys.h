@@ -3,6 +3,8 @@
 #ifndef FLOWTOP_KEYS_H
 #define FLOWTOP_KEYS_H
 
+#define KEY_ESC 27 /* curses has no name for it */
+
 enum ui_action {
 	ACT_NONE,
 	ACT_QUIT,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* ui.c: the screen on the shared event loop (loop.h), with the keyboard and the DNS
- * worker as its own fds; then the action a key names (an action table whose entries
- * return what must be redone). */
+ * worker as its own fds: sampling, drawing, prompts and dumps; keys and the mouse go
+ * to actions.c, the picker's to picker.c. */
 #include "ui.h"
 
 #include <curses.h>
@@ -25,59 +25,13 @@
 #include "report.h"
 #include "screen.h"
 #include "snapshot.h"
+#include "ui_state.h"
 #include "view.h"
 
 #define STATUS_SECONDS 5
-#define DOUBLE_CLICK_S 0.4
-#define WHEEL_ROWS     3
-#define KEY_ESC	       27
-#define PROMPT_MAX     200
-
-enum graph_mode {
-	GRAPH_AUTO, /* on when the terminal is tall enough */
-	GRAPH_ON,
-	GRAPH_OFF
-};
-
-enum prompt_kind {
-	PROMPT_NONE,
-	PROMPT_FILTER,
-	PROMPT_DUMP
-};
-
-struct ui {
-	struct capture *cap;
-	const struct cli_opts *opts;
-	struct view main;		     /* the hosts */
-	struct convo *conv;		     /* the conversation view's counts, while it is open */
-	struct view conv_view;		     /* its rows */
-	double conv_opened;		     /* monotonic seconds */
-	char conv_title[FMT_ADDR_LEN + 260]; /* the focus: address and name */
-	double last_click;		     /* the last press on a row, for double clicks */
-	size_t last_click_row;
-	struct dns *dns;
-	int dns_fd;
-	char status[512];
-	double status_until; /* monotonic seconds */
-	enum prompt_kind prompt;
-	char input[PROMPT_MAX + 1];
-	char prompt_line[PROMPT_MAX + 32];
-	bool help;
-	int picker_count, picker_selected;
-	char picker_names[PICKER_MAX][IF_NAMESIZE];
-	const char *picker_states[PICKER_MAX];
-	double attached_at, last_sample;
-	double cost_ns;
-	struct graph graph, graph_paused; /* the header's graph, live and as paused */
-	enum graph_mode graph_mode;
-	bool mouse;
-	bool iface_lost;
-	bool quit;
-	int status_code;
-};
 
 /* The view on screen: the conversations when open, else the hosts. */
-static struct view *V(struct ui *u)
+struct view *ui_view(struct ui *u)
 {
 	return u->conv ? &u->conv_view : &u->main;
 }
@@ -87,7 +41,7 @@ static const struct hosttab *shown_hosts(struct ui *u)
 	return u->conv ? convo_peers(u->conv) : capture_hosts(u->cap);
 }
 
-static double now_mono(void)
+double ui_now(void)
 {
 	struct timespec ts;
 
@@ -95,19 +49,17 @@ static double now_mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void set_status(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void set_status(struct ui *u, const char *fmt, ...)
+void ui_status(struct ui *u, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(u->status, sizeof(u->status), fmt, ap);
 	va_end(ap);
-	u->status_until = now_mono() + STATUS_SECONDS;
+	u->status_until = ui_now() + STATUS_SECONDS;
 }
 
-static const char *name_of(const struct flow_key *key, bool lookup, void *arg)
+const char *ui_name_of(const struct flow_key *key, bool lookup, void *arg)
 {
 	struct ui *u = arg;
 
@@ -119,26 +71,28 @@ static void build(struct ui *u, size_t want)
 {
 	size_t page = (size_t)screen_table_rows();
 
-	if (view_build(V(u), shown_hosts(u), want ? want : view_want(V(u), page), name_of, u))
-		set_status(u, "out of memory building the rows");
-	view_select(V(u), 0, page);
+	if (view_build(ui_view(u), shown_hosts(u), want ? want : view_want(ui_view(u), page),
+		       ui_name_of, u))
+		ui_status(u, "out of memory building the rows");
+	view_select(ui_view(u), 0, page);
 }
 
-static void rebuild(struct ui *u)
+void ui_rebuild(struct ui *u)
 {
 	build(u, 0);
 }
 
 /* After the selection moved: more rows when it went past those built. */
-static void follow_selection(struct ui *u)
+void ui_follow(struct ui *u)
 {
 	size_t page = (size_t)screen_table_rows();
 
-	if (!V(u)->paused && V(u)->nbuilt < V(u)->nrows && view_want(V(u), page) > V(u)->nbuilt)
-		rebuild(u);
+	if (!ui_view(u)->paused && ui_view(u)->nbuilt < ui_view(u)->nrows &&
+	    view_want(ui_view(u), page) > ui_view(u)->nbuilt)
+		ui_rebuild(u);
 }
 
-static bool graph_on(const struct ui *u)
+bool ui_graph_on(const struct ui *u)
 {
 	return u->graph_mode == GRAPH_AUTO ? screen_graph_by_default() : u->graph_mode == GRAPH_ON;
 }
@@ -147,29 +101,29 @@ static void draw(struct ui *u)
 {
 	const struct iface_info *iface = capture_iface(u->cap);
 	struct screen_state s = {
-		.view = V(u),
+		.view = ui_view(u),
 		.totals = capture_totals(u->cap),
 		.iface = iface->name,
 		.iface_up = iface->up,
 		.iface_lost = u->iface_lost,
-		.elapsed = now_mono() - u->attached_at,
+		.elapsed = ui_now() - u->attached_at,
 		.cost_ns = u->cost_ns,
-		.status = now_mono() < u->status_until ? u->status : NULL,
+		.status = ui_now() < u->status_until ? u->status : NULL,
 		.help = u->help,
 		.picker_count = u->picker_count,
 		.picker_names = u->picker_names,
 		.picker_states = u->picker_states,
 		.picker_selected = u->picker_selected,
-		.graph = V(u)->paused ? &u->graph_paused : &u->graph,
+		.graph = ui_view(u)->paused ? &u->graph_paused : &u->graph,
 	};
 
 	if (u->conv) {
 		s.conv_focus = u->conv_title;
 		s.conv_protos = convo_protos(u->conv);
-		s.conv_elapsed = now_mono() - u->conv_opened;
+		s.conv_elapsed = ui_now() - u->conv_opened;
 	}
 
-	screen_set_graph(graph_on(u));
+	screen_set_graph(ui_graph_on(u));
 	if (u->prompt != PROMPT_NONE) {
 		snprintf(u->prompt_line, sizeof(u->prompt_line), "%s%s",
 			 u->prompt == PROMPT_FILTER ? "Filter (CIDR, address, text): "
@@ -192,88 +146,24 @@ static void graph_push_totals(struct ui *u)
 
 static void sample(struct ui *u)
 {
-	double now = now_mono();
+	double now = ui_now();
 	int err;
 
 	err = capture_sample(u->cap, now - u->last_sample);
 	u->last_sample = now;
 	if (err) {
-		set_status(u, "cannot read the counters: %s", strerror(-err));
+		ui_status(u, "cannot read the counters: %s", strerror(-err));
 		return;
 	}
 	u->cost_ns = capture_cost_ns(u->cap);
 	graph_push_totals(u);
-	if (!V(u)->paused)
-		rebuild(u);
-}
-
-/* ---- the interface picker ---- */
-
-static void open_picker(struct ui *u)
-{
-	struct if_nameindex *all = if_nameindex(), *i;
-	struct iface_info info;
-
-	u->picker_count = 0;
-	u->picker_selected = 0;
-	for (i = all; i && i->if_index && u->picker_count < PICKER_MAX; i++) {
-		int n = u->picker_count;
-
-		snprintf(u->picker_names[n], IF_NAMESIZE, "%s", i->if_name);
-		u->picker_states[n] = iface_get(i->if_name, &info) ? "?"
-				      : !info.supported		   ? "unknown link type"
-				      : !info.up		   ? "down"
-				      : info.running		   ? "up"
-								   : "no-carrier";
-		if (!strcmp(i->if_name, capture_iface(u->cap)->name))
-			u->picker_selected = n;
-		u->picker_count++;
-	}
-	if (all)
-		if_freenameindex(all);
-	if (!u->picker_count)
-		set_status(u, "no interfaces found");
-}
-
-static void close_conversations(struct ui *u);
-
-static void switch_to(struct ui *u, const char *name)
-{
-	char err[512];
-
-	close_conversations(u); /* its peers are this interface's */
-	if (capture_attach(u->cap, name, err, sizeof(err))) {
-		set_status(u, "%s; still watching %s", err, capture_iface(u->cap)->name);
-		return;
-	}
-	u->iface_lost = false;
-	V(u)->selected = V(u)->top = 0;
-	graph_clear(&u->graph);
-	u->attached_at = u->last_sample = now_mono();
-	capture_cost_ns(u->cap);
-	rebuild(u);
-	set_status(u, "now watching %s: counters start over", name);
-}
-
-static void picker_key(struct ui *u, int ch)
-{
-	if (ch == KEY_UP || ch == 'k')
-		u->picker_selected = u->picker_selected > 0 ? u->picker_selected - 1 : 0;
-	else if (ch == KEY_DOWN || ch == 'j')
-		u->picker_selected += u->picker_selected + 1 < u->picker_count;
-	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-		char name[IF_NAMESIZE];
-
-		snprintf(name, sizeof(name), "%s", u->picker_names[u->picker_selected]);
-		u->picker_count = 0;
-		switch_to(u, name);
-	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
-		u->picker_count = 0;
+	if (!ui_view(u)->paused)
+		ui_rebuild(u);
 }
 
 /* ---- dump ---- */
 
-static void default_dump_name(struct ui *u)
+void ui_default_dump_name(struct ui *u)
 {
 	if (u->opts->snapshot)
 		snprintf(u->input, sizeof(u->input), "%s", u->opts->snapshot);
@@ -287,11 +177,11 @@ static int dump(struct ui *u, const char *path, char *err, size_t errlen)
 {
 	int ret;
 
-	if (!V(u)->paused)
-		build(u, V(u)->nrows);
-	ret = dump_write(path, V(u), capture_iface(u->cap)->name, err, errlen);
-	if (!V(u)->paused)
-		rebuild(u); /* back to the rows a screen needs */
+	if (!ui_view(u)->paused)
+		build(u, ui_view(u)->nrows);
+	ret = dump_write(path, ui_view(u), capture_iface(u->cap)->name, err, errlen);
+	if (!ui_view(u)->paused)
+		ui_rebuild(u); /* back to the rows a screen needs */
 	return ret;
 }
 
@@ -325,18 +215,18 @@ static void prompt_done(struct ui *u)
 		struct filter f;
 
 		if (filter_parse(u->input, &f, err, sizeof(err))) {
-			set_status(u, "%s", err);
+			ui_status(u, "%s", err);
 		} else {
-			V(u)->filter = f;
-			V(u)->top = 0;
-			rebuild(u);
+			ui_view(u)->filter = f;
+			ui_view(u)->top = 0;
+			ui_rebuild(u);
 			if (f.kind)
-				set_status(u, "filter: %s (%zu rows)", f.text, V(u)->nrows);
+				ui_status(u, "filter: %s (%zu rows)", f.text, ui_view(u)->nrows);
 		}
 	} else if (dump(u, u->input, err, sizeof(err))) {
-		set_status(u, "%s", err);
+		ui_status(u, "%s", err);
 	} else {
-		set_status(u, "wrote %zu rows to %s", V(u)->nrows, u->input);
+		ui_status(u, "wrote %zu rows to %s", ui_view(u)->nrows, u->input);
 	}
 	u->prompt = PROMPT_NONE;
 }
@@ -347,8 +237,8 @@ static void prompt_key(struct ui *u, int ch)
 
 	if (ch == KEY_ESC) {
 		if (u->prompt == PROMPT_FILTER) { /* Esc clears the filter */
-			memset(&V(u)->filter, 0, sizeof(V(u)->filter));
-			rebuild(u);
+			memset(&ui_view(u)->filter, 0, sizeof(ui_view(u)->filter));
+			ui_rebuild(u);
 		}
 		u->prompt = PROMPT_NONE;
 	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
@@ -362,311 +252,11 @@ static void prompt_key(struct ui *u, int ch)
 	}
 }
 
-/* ---- the table's keys: one function per action, each returning its reaction ---- */
-
-static size_t page_rows(void)
-{
-	return (size_t)screen_table_rows();
-}
-
-static unsigned act_none(struct ui *u)
-{
-	(void)u;
-	return REACT_NONE;
-}
-
-static unsigned act_quit(struct ui *u)
-{
-	u->quit = true;
-	return REACT_NONE;
-}
-
-static unsigned act_help(struct ui *u)
-{
-	u->help = true;
-	return REACT_NONE;
-}
-
-static unsigned act_sort_left(struct ui *u)
-{
-	view_move_sort(V(u), -1);
-	return REACT_REBUILD;
-}
-
-static unsigned act_sort_right(struct ui *u)
-{
-	view_move_sort(V(u), 1);
-	return REACT_REBUILD;
-}
-
-static unsigned act_reverse(struct ui *u)
-{
-	V(u)->reverse = !V(u)->reverse;
-	return REACT_REBUILD;
-}
-
-static unsigned act_filter(struct ui *u)
-{
-	u->prompt = PROMPT_FILTER;
-	snprintf(u->input, sizeof(u->input), "%s", V(u)->filter.text);
-	return REACT_NONE;
-}
-
-static unsigned act_iface(struct ui *u)
-{
-	open_picker(u);
-	return REACT_NONE;
-}
-
-static unsigned act_dump(struct ui *u)
-{
-	u->prompt = PROMPT_DUMP;
-	default_dump_name(u);
-	return REACT_NONE;
-}
-
-static unsigned act_pause(struct ui *u)
-{
-	V(u)->paused = !V(u)->paused;
-	u->graph_paused = u->graph;
-	return V(u)->paused ? REACT_NONE : REACT_REBUILD;
-}
-
-static unsigned act_names(struct ui *u)
-{
-	V(u)->names = !V(u)->names;
-	u->main.names = V(u)->names; /* one setting for both views */
-	if (V(u)->names && !u->dns) {
-		u->dns = dns_new(&u->dns_fd);
-		if (!u->dns) {
-			V(u)->names = u->main.names = false;
-			set_status(u, "cannot start the DNS resolver");
-		}
-	}
-	return REACT_REBUILD;
-}
-
-static unsigned act_bits(struct ui *u)
-{
-	V(u)->bits = !V(u)->bits;
-	u->main.bits = V(u)->bits;
-	return REACT_NONE;
-}
-
-static unsigned act_totals(struct ui *u)
-{
-	V(u)->totals = !V(u)->totals;
-	if (!(columns[V(u)->sort].views & (V(u)->totals ? VIEW_TOTALS : VIEW_RATES)))
-		V(u)->sort = V(u)->totals ? COL_RX_BYTES : COL_RX2;
-	return REACT_REBUILD;
-}
-
-static unsigned act_up(struct ui *u)
-{
-	view_select(V(u), -1, page_rows());
-	return REACT_FOLLOW;
-}
-
-static unsigned act_down(struct ui *u)
-{
-	view_select(V(u), 1, page_rows());
-	return REACT_FOLLOW;
-}
-
-static unsigned act_page_up(struct ui *u)
-{
-	view_select(V(u), -(long)page_rows(), page_rows());
-	return REACT_FOLLOW;
-}
-
-static unsigned act_page_down(struct ui *u)
-{
-	view_select(V(u), (long)page_rows(), page_rows());
-	return REACT_FOLLOW;
-}
-
-static unsigned act_home(struct ui *u)
-{
-	view_select(V(u), -(long)V(u)->nrows, page_rows());
-	return REACT_FOLLOW;
-}
-
-static unsigned act_end(struct ui *u)
-{
-	view_select(V(u), (long)V(u)->nrows, page_rows());
-	return REACT_FOLLOW;
-}
-
-static unsigned act_redraw(struct ui *u)
-{
-	(void)u;
-	return REACT_REPAINT;
-}
-
-/* ---- the conversation view ---- */
-
-static void close_conversations(struct ui *u)
-{
-	if (!u->conv)
-		return;
-	capture_set_convo(u->cap, NULL);
-	convo_free(u->conv);
-	u->conv = NULL;
-	view_free(&u->conv_view);
-}
-
-/* Opens the conversations of the selected host (in the conversation view: of the
- * selected peer, which becomes the focus). They count from now on. */
-static unsigned act_open(struct ui *u)
-{
-	struct view *v = V(u);
-	struct flow_key focus;
-	struct convo *c;
-	char addr[FMT_ADDR_LEN];
-	const char *name;
-
-	if (v->selected >= v->nbuilt) {
-		set_status(u, "no host selected");
-		return REACT_NONE;
-	}
-	focus = v->rows[v->selected].host.addr;
-	c = convo_new(&focus, CONVO_DEFAULT_PEERS);
-	if (!c) {
-		set_status(u, "cannot open the conversations: %s", strerror(errno));
-		return REACT_NONE;
-	}
-	close_conversations(u);
-	u->conv = c;
-	view_init(&u->conv_view);
-	u->conv_view.per_frame = 1; /* a frame is in its peer's entry alone */
-	u->conv_view.bits = u->main.bits;
-	u->conv_view.names = u->main.names;
-	u->conv_view.totals = u->main.totals;
-	u->conv_view.sort = u->main.sort;
-	u->conv_opened = now_mono();
-	name = name_of(&focus, false, u);
-	fmt_addr(&focus, addr);
-	snprintf(u->conv_title, sizeof(u->conv_title), "%s%s%s%s", addr, name ? " (" : "",
-		 name ? name : "", name ? ")" : "");
-	capture_set_convo(u->cap, c);
-	return REACT_REBUILD;
-}
-
-static unsigned act_back(struct ui *u)
-{
-	if (!u->conv)
-		return REACT_NONE;
-	close_conversations(u);
-	return REACT_REBUILD;
-}
-
-static unsigned act_graph(struct ui *u)
-{
-	u->graph_mode = graph_on(u) ? GRAPH_OFF : GRAPH_ON;
-	screen_set_graph(u->graph_mode == GRAPH_ON);
-	if (u->graph_mode == GRAPH_ON && screen_table_rows() < 1)
-		set_status(u, "the terminal is too short for the graph");
-	return REACT_FOLLOW; /* the page height changed */
-}
-
-static unsigned act_mouse(struct ui *u)
-{
-	u->mouse = !u->mouse;
-	if (!screen_mouse(u->mouse)) {
-		u->mouse = false;
-		set_status(u, "this terminal does not report the mouse");
-	} else {
-		set_status(u, u->mouse ? "mouse on: click a title to sort, a row to select"
-				       : "mouse off: the terminal selects text");
-	}
-	return REACT_NONE;
-}
-
-static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
-	[ACT_NONE] = act_none,
-	[ACT_QUIT] = act_quit,
-	[ACT_HELP] = act_help,
-	[ACT_SORT_LEFT] = act_sort_left,
-	[ACT_SORT_RIGHT] = act_sort_right,
-	[ACT_REVERSE] = act_reverse,
-	[ACT_FILTER] = act_filter,
-	[ACT_IFACE] = act_iface,
-	[ACT_DUMP] = act_dump,
-	[ACT_PAUSE] = act_pause,
-	[ACT_NAMES] = act_names,
-	[ACT_BITS] = act_bits,
-	[ACT_TOTALS] = act_totals,
-	[ACT_UP] = act_up,
-	[ACT_DOWN] = act_down,
-	[ACT_PAGE_UP] = act_page_up,
-	[ACT_PAGE_DOWN] = act_page_down,
-	[ACT_HOME] = act_home,
-	[ACT_END] = act_end,
-	[ACT_REDRAW] = act_redraw,
-	[ACT_GRAPH] = act_graph,
-	[ACT_OPEN] = act_open,
-	[ACT_BACK] = act_back,
-	[ACT_MOUSE] = act_mouse,
-};
-
-static void table_key(struct ui *u, int ch)
-{
-	unsigned react = actions[keys_action(ch)](u);
-
-	if (react & REACT_REBUILD)
-		rebuild(u);
-	else if (react & REACT_FOLLOW)
-		follow_selection(u);
-	if (react & REACT_REPAINT)
-		clearok(curscr, TRUE);
-}
-
-/* A click on a title sorts by it (again: reverses), on a row selects it, twice on the
- * same row opens its conversations; the wheel scrolls. Presses only: flowtop asks for no
- * releases. */
-static void table_mouse(struct ui *u)
-{
-	MEVENT ev;
-	struct screen_hit hit;
-	size_t page = page_rows();
-
-	if (getmouse(&ev) != OK)
-		return;
-	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-		view_select(V(u), ev.bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS, page);
-		follow_selection(u);
-		return;
-	}
-	if (!(ev.bstate & BUTTON1_PRESSED))
-		return;
-	hit = screen_hit(ev.y, ev.x);
-	if (hit.kind == HIT_TITLE) {
-		if (hit.col == V(u)->sort)
-			V(u)->reverse = !V(u)->reverse;
-		else
-			V(u)->sort = hit.col, V(u)->reverse = false;
-		rebuild(u);
-	} else if (hit.kind == HIT_ROW && V(u)->top + (size_t)hit.row < V(u)->nbuilt) {
-		size_t r = V(u)->top + (size_t)hit.row;
-		double now = now_mono();
-
-		V(u)->selected = r;
-		view_select(V(u), 0, page);
-		if (r == u->last_click_row && now - u->last_click < DOUBLE_CLICK_S) {
-			now = 0; /* a third press starts over */
-			if (act_open(u) & REACT_REBUILD)
-				rebuild(u);
-		}
-		u->last_click = now;
-		u->last_click_row = r;
-	}
-}
-
 static void handle_key(struct ui *u, int ch)
 {
 	if (ch == KEY_MOUSE) {
 		if (!u->help && u->prompt == PROMPT_NONE && u->picker_count == 0)
-			table_mouse(u);
+			ui_table_mouse(u);
 		else {
 			MEVENT ev;
 
@@ -675,8 +265,8 @@ static void handle_key(struct ui *u, int ch)
 		return;
 	}
 	if (ch == KEY_RESIZE) {
-		screen_set_graph(graph_on(u)); /* the height decides it, and the page */
-		view_select(V(u), 0, (size_t)screen_table_rows());
+		screen_set_graph(ui_graph_on(u)); /* the height decides it, and the page */
+		view_select(ui_view(u), 0, (size_t)screen_table_rows());
 		return;
 	}
 	if (u->help)
@@ -684,9 +274,9 @@ static void handle_key(struct ui *u, int ch)
 	else if (u->prompt != PROMPT_NONE)
 		prompt_key(u, ch);
 	else if (u->picker_count > 0)
-		picker_key(u, ch);
+		ui_picker_key(u, ch);
 	else
-		table_key(u, ch);
+		ui_table_key(u, ch);
 }
 
 static void link_check(struct ui *u)
@@ -695,9 +285,9 @@ static void link_check(struct ui *u)
 
 	if (err == -ENODEV && !u->iface_lost) {
 		u->iface_lost = true;
-		set_status(u, "interface %s disappeared: pick another (i)",
-			   capture_iface(u->cap)->name);
-		open_picker(u);
+		ui_status(u, "interface %s disappeared: pick another (i)",
+			  capture_iface(u->cap)->name);
+		ui_open_picker(u);
 	}
 }
 
@@ -706,12 +296,12 @@ static void usr1_dump(struct ui *u)
 {
 	char path[PROMPT_MAX + 1], err[512];
 
-	default_dump_name(u);
+	ui_default_dump_name(u);
 	snprintf(path, sizeof(path), "%s", u->input);
 	if (dump(u, path, err, sizeof(err)))
-		set_status(u, "%s", err);
+		ui_status(u, "%s", err);
 	else
-		set_status(u, "SIGUSR1: wrote %zu rows to %s", V(u)->nrows, path);
+		ui_status(u, "SIGUSR1: wrote %zu rows to %s", ui_view(u)->nrows, path);
 }
 
 int ui_run(struct capture *c, const struct cli_opts *opts)
@@ -736,10 +326,10 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	if (u.main.names)
 		u.dns = dns_new(&u.dns_fd);
 	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
-	u.attached_at = u.last_sample = now_mono();
+	u.attached_at = u.last_sample = ui_now();
 	u.mouse = !opts->no_mouse;
 	screen_init(opts->color, u.mouse);
-	rebuild(&u);
+	ui_rebuild(&u);
 	draw(&u);
 	while (!u.quit) {
 		int fds[2] = { STDIN_FILENO, u.dns ? u.dns_fd : -1 }, signo = 0;
@@ -765,8 +355,8 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 			link_check(&u);
 		if (u.dns && rev[1] & POLLIN) {
 			dns_drain(u.dns);
-			if (!V(&u)->paused)
-				rebuild(&u);
+			if (!ui_view(&u)->paused)
+				ui_rebuild(&u);
 		}
 		while ((ch = getch()) != ERR) { /* KEY_RESIZE comes this way too */
 			handle_key(&u, ch);
@@ -783,7 +373,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts)
 	}
 	loop_free(l);
 	dns_free(u.dns);
-	close_conversations(&u);
+	ui_close_conversations(&u);
 	view_free(&u.main);
 	return u.status_code;
 }

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* actions.c: what each key and mouse press does on the table (an action table whose
+ * entries return what must be redone, as htop's do), and the conversation view they
+ * open and close. */
+#include <curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+#include "ui_state.h"
+
+#define DOUBLE_CLICK_S 0.4
+#define WHEEL_ROWS     3
+
+static size_t page_rows(void)
+{
+	return (size_t)screen_table_rows();
+}
+
+static unsigned act_none(struct ui *u)
+{
+	(void)u;
+	return REACT_NONE;
+}
+
+static unsigned act_quit(struct ui *u)
+{
+	u->quit = true;
+	return REACT_NONE;
+}
+
+static unsigned act_help(struct ui *u)
+{
+	u->help = true;
+	return REACT_NONE;
+}
+
+static unsigned act_sort_left(struct ui *u)
+{
+	view_move_sort(ui_view(u), -1);
+	return REACT_REBUILD;
+}
+
+static unsigned act_sort_right(struct ui *u)
+{
+	view_move_sort(ui_view(u), 1);
+	return REACT_REBUILD;
+}
+
+static unsigned act_reverse(struct ui *u)
+{
+	ui_view(u)->reverse = !ui_view(u)->reverse;
+	return REACT_REBUILD;
+}
+
+static unsigned act_filter(struct ui *u)
+{
+	u->prompt = PROMPT_FILTER;
+	snprintf(u->input, sizeof(u->input), "%s", ui_view(u)->filter.text);
+	return REACT_NONE;
+}
+
+static unsigned act_iface(struct ui *u)
+{
+	ui_open_picker(u);
+	return REACT_NONE;
+}
+
+static unsigned act_dump(struct ui *u)
+{
+	u->prompt = PROMPT_DUMP;
+	ui_default_dump_name(u);
+	return REACT_NONE;
+}
+
+static unsigned act_pause(struct ui *u)
+{
+	ui_view(u)->paused = !ui_view(u)->paused;
+	u->graph_paused = u->graph;
+	return ui_view(u)->paused ? REACT_NONE : REACT_REBUILD;
+}
+
+static unsigned act_names(struct ui *u)
+{
+	ui_view(u)->names = !ui_view(u)->names;
+	u->main.names = ui_view(u)->names; /* one setting for both views */
+	if (ui_view(u)->names && !u->dns) {
+		u->dns = dns_new(&u->dns_fd);
+		if (!u->dns) {
+			ui_view(u)->names = u->main.names = false;
+			ui_status(u, "cannot start the DNS resolver");
+		}
+	}
+	return REACT_REBUILD;
+}
+
+static unsigned act_bits(struct ui *u)
+{
+	ui_view(u)->bits = !ui_view(u)->bits;
+	u->main.bits = ui_view(u)->bits;
+	return REACT_NONE;
+}
+
+static unsigned act_totals(struct ui *u)
+{
+	ui_view(u)->totals = !ui_view(u)->totals;
+	if (!(columns[ui_view(u)->sort].views & (ui_view(u)->totals ? VIEW_TOTALS : VIEW_RATES)))
+		ui_view(u)->sort = ui_view(u)->totals ? COL_RX_BYTES : COL_RX2;
+	return REACT_REBUILD;
+}
+
+static unsigned act_up(struct ui *u)
+{
+	view_select(ui_view(u), -1, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_down(struct ui *u)
+{
+	view_select(ui_view(u), 1, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_page_up(struct ui *u)
+{
+	view_select(ui_view(u), -(long)page_rows(), page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_page_down(struct ui *u)
+{
+	view_select(ui_view(u), (long)page_rows(), page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_home(struct ui *u)
+{
+	view_select(ui_view(u), -(long)ui_view(u)->nrows, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_end(struct ui *u)
+{
+	view_select(ui_view(u), (long)ui_view(u)->nrows, page_rows());
+	return REACT_FOLLOW;
+}
+
+static unsigned act_redraw(struct ui *u)
+{
+	(void)u;
+	return REACT_REPAINT;
+}
+
+/* ---- the conversation view ---- */
+
+void ui_close_conversations(struct ui *u)
+{
+	if (!u->conv)
+		return;
+	capture_set_convo(u->cap, NULL);
+	convo_free(u->conv);
+	u->conv = NULL;
+	view_free(&u->conv_view);
+}
+
+/* Opens the conversations of the selected host (in the conversation view: of the
+ * selected peer, which becomes the focus). They count from now on. */
+static unsigned act_open(struct ui *u)
+{
+	struct view *v = ui_view(u);
+	struct flow_key focus;
+	struct convo *c;
+	char addr[FMT_ADDR_LEN];
+	const char *name;
+
+	if (v->selected >= v->nbuilt) {
+		ui_status(u, "no host selected");
+		return REACT_NONE;
+	}
+	focus = v->rows[v->selected].host.addr;
+	c = convo_new(&focus, CONVO_DEFAULT_PEERS);
+	if (!c) {
+		ui_status(u, "cannot open the conversations: %s", strerror(errno));
+		return REACT_NONE;
+	}
+	ui_close_conversations(u);
+	u->conv = c;
+	view_init(&u->conv_view);
+	u->conv_view.per_frame = 1; /* a frame is in its peer's entry alone */
+	u->conv_view.bits = u->main.bits;
+	u->conv_view.names = u->main.names;
+	u->conv_view.totals = u->main.totals;
+	u->conv_view.sort = u->main.sort;
+	u->conv_opened = ui_now();
+	name = ui_name_of(&focus, false, u);
+	fmt_addr(&focus, addr);
+	snprintf(u->conv_title, sizeof(u->conv_title), "%s%s%s%s", addr, name ? " (" : "",
+		 name ? name : "", name ? ")" : "");
+	capture_set_convo(u->cap, c);
+	return REACT_REBUILD;
+}
+
+static unsigned act_back(struct ui *u)
+{
+	if (!u->conv)
+		return REACT_NONE;
+	ui_close_conversations(u);
+	return REACT_REBUILD;
+}
+
+static unsigned act_graph(struct ui *u)
+{
+	u->graph_mode = ui_graph_on(u) ? GRAPH_OFF : GRAPH_ON;
+	screen_set_graph(u->graph_mode == GRAPH_ON);
+	if (u->graph_mode == GRAPH_ON && screen_table_rows() < 1)
+		ui_status(u, "the terminal is too short for the graph");
+	return REACT_FOLLOW; /* the page height changed */
+}
+
+static unsigned act_mouse(struct ui *u)
+{
+	u->mouse = !u->mouse;
+	if (!screen_mouse(u->mouse)) {
+		u->mouse = false;
+		ui_status(u, "this terminal does not report the mouse");
+	} else {
+		ui_status(u, u->mouse ? "mouse on: click a title to sort, a row to select"
+				      : "mouse off: the terminal selects text");
+	}
+	return REACT_NONE;
+}
+
+static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
+	[ACT_NONE] = act_none,
+	[ACT_QUIT] = act_quit,
+	[ACT_HELP] = act_help,
+	[ACT_SORT_LEFT] = act_sort_left,
+	[ACT_SORT_RIGHT] = act_sort_right,
+	[ACT_REVERSE] = act_reverse,
+	[ACT_FILTER] = act_filter,
+	[ACT_IFACE] = act_iface,
+	[ACT_DUMP] = act_dump,
+	[ACT_PAUSE] = act_pause,
+	[ACT_NAMES] = act_names,
+	[ACT_BITS] = act_bits,
+	[ACT_TOTALS] = act_totals,
+	[ACT_UP] = act_up,
+	[ACT_DOWN] = act_down,
+	[ACT_PAGE_UP] = act_page_up,
+	[ACT_PAGE_DOWN] = act_page_down,
+	[ACT_HOME] = act_home,
+	[ACT_END] = act_end,
+	[ACT_REDRAW] = act_redraw,
+	[ACT_GRAPH] = act_graph,
+	[ACT_OPEN] = act_open,
+	[ACT_BACK] = act_back,
+	[ACT_MOUSE] = act_mouse,
+};
+
+void ui_table_key(struct ui *u, int ch)
+{
+	unsigned react = actions[keys_action(ch)](u);
+
+	if (react & REACT_REBUILD)
+		ui_rebuild(u);
+	else if (react & REACT_FOLLOW)
+		ui_follow(u);
+	if (react & REACT_REPAINT)
+		clearok(curscr, TRUE);
+}
+
+/* A click on a title sorts by it (again: reverses), on a row selects it, twice on the
+ * same row opens its conversations; the wheel scrolls. Presses only: flowtop asks for no
+ * releases. */
+void ui_table_mouse(struct ui *u)
+{
+	MEVENT ev;
+	struct screen_hit hit;
+	size_t page = page_rows();
+
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		view_select(ui_view(u), ev.bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS,
+			    page);
+		ui_follow(u);
+		return;
+	}
+	if (!(ev.bstate & BUTTON1_PRESSED))
+		return;
+	hit = screen_hit(ev.y, ev.x);
+	if (hit.kind == HIT_TITLE) {
+		if (hit.col == ui_view(u)->sort)
+			ui_view(u)->reverse = !ui_view(u)->reverse;
+		else
+			ui_view(u)->sort = hit.col, ui_view(u)->reverse = false;
+		ui_rebuild(u);
+	} else if (hit.kind == HIT_ROW && ui_view(u)->top + (size_t)hit.row < ui_view(u)->nbuilt) {
+		size_t r = ui_view(u)->top + (size_t)hit.row;
+		double now = ui_now();
+
+		ui_view(u)->selected = r;
+		view_select(ui_view(u), 0, page);
+		if (r == u->last_click_row && now - u->last_click < DOUBLE_CLICK_S) {
+			now = 0; /* a third press starts over */
+			if (act_open(u) & REACT_REBUILD)
+				ui_rebuild(u);
+		}
+		u->last_click = now;
+		u->last_click_row = r;
+	}
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* ui_state.h: the screen's state, private to ui/: the loop (ui.c), the key and mouse
+ * actions with the conversation view (actions.c) and the interface picker (picker.c)
+ * share it. */
+#ifndef FLOWTOP_UI_STATE_H
+#define FLOWTOP_UI_STATE_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "capture.h"
+#include "cli.h"
+#include "convo.h"
+#include "dns.h"
+#include "fmt.h"
+#include "graph.h"
+#include "screen.h"
+#include "view.h"
+
+#define PROMPT_MAX 200
+
+enum graph_mode {
+	GRAPH_AUTO, /* on when the terminal is tall enough */
+	GRAPH_ON,
+	GRAPH_OFF
+};
+
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_FILTER,
+	PROMPT_DUMP
+};
+
+struct ui {
+	struct capture *cap;
+	const struct cli_opts *opts;
+	struct view main;		     /* the hosts */
+	struct convo *conv;		     /* the conversation view's counts, while it is open */
+	struct view conv_view;		     /* its rows */
+	double conv_opened;		     /* monotonic seconds */
+	char conv_title[FMT_ADDR_LEN + 260]; /* the focus: address and name */
+	double last_click;		     /* the last press on a row, for double clicks */
+	size_t last_click_row;
+	struct dns *dns;
+	int dns_fd;
+	char status[512];
+	double status_until; /* monotonic seconds */
+	enum prompt_kind prompt;
+	char input[PROMPT_MAX + 1];
+	char prompt_line[PROMPT_MAX + 32];
+	bool help;
+	int picker_count, picker_selected;
+	char picker_names[PICKER_MAX][IF_NAMESIZE];
+	const char *picker_states[PICKER_MAX];
+	double attached_at, last_sample;
+	double cost_ns;
+	struct graph graph, graph_paused; /* the header's graph, live and as paused */
+	enum graph_mode graph_mode;
+	bool mouse;
+	bool iface_lost;
+	bool quit;
+	int status_code;
+};
+
+/* The view on screen: the conversations when open, else the hosts. */
+struct view *ui_view(struct ui *u);
+double ui_now(void); /* monotonic seconds */
+/* A message on the status line for a few seconds. */
+void ui_status(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The name of an address, for view_build() (arg: the ui). */
+const char *ui_name_of(const struct flow_key *key, bool lookup, void *arg);
+/* The rows a screen needs, built again (filter, sort, names changed). */
+void ui_rebuild(struct ui *u);
+/* After the selection moved: more rows when it went past those built. */
+void ui_follow(struct ui *u);
+bool ui_graph_on(const struct ui *u);
+/* The file a dump goes to unless edited: -o, or flowtop-IFACE-DATE-TIME.txt. */
+void ui_default_dump_name(struct ui *u);
+
+/* picker.c */
+void ui_open_picker(struct ui *u);
+void ui_picker_key(struct ui *u, int ch);
+
+/* actions.c */
+void ui_table_key(struct ui *u, int ch);
+void ui_table_mouse(struct ui *u);
+void ui_close_conversations(struct ui *u);
+
+#endif
