@@ -49,6 +49,7 @@ static int take_sample(struct batch *b, struct report *r)
 	b->last = now;
 	clock_gettime(CLOCK_REALTIME, &r->time);
 	r->iface = capture_iface(b->cap)->name;
+	r->netns = b->opts->netns;
 	r->totals = capture_totals(b->cap);
 	return select_rows(b, r, b->opts->limit);
 }

@@ -22,6 +22,7 @@ enum {
 	OPT_JSON = 0x100,
 	OPT_COLOR,
 	OPT_NO_MOUSE,
+	OPT_NETNS,
 };
 
 static const struct option long_options[] = {
@@ -37,6 +38,7 @@ static const struct option long_options[] = {
 	{ "filter", required_argument, NULL, 'f' },
 	{ "numeric", no_argument, NULL, 'N' },
 	{ "user", required_argument, NULL, 'u' },
+	{ "netns", required_argument, NULL, OPT_NETNS },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -72,6 +74,8 @@ void cli_usage(FILE *out)
 		"  -N, --numeric          do not resolve addresses to names on the screen\n"
 		"  -u, --user USER        once attached, run as USER (from root), keeping only\n"
 		"                         what switching interfaces needs\n"
+		"      --netns NS         watch inside network namespace NS: a name under\n"
+		"                         /run/netns, a path, or the PID of a process in it\n"
 		"      --color WHEN       colours on the screen: auto (when the terminal has\n"
 		"                         them and NO_COLOR is not set), always, never\n"
 		"      --no-mouse         leave the mouse to the terminal (text selection)\n"
@@ -193,6 +197,11 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			if (!optarg[0])
 				return usage_error(err, errlen, "-u needs a user name");
 			opts->user = optarg;
+			break;
+		case OPT_NETNS:
+			if (!*optarg)
+				return usage_error(err, errlen, "--netns needs a namespace");
+			opts->netns = optarg;
 			break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto"))

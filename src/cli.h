@@ -32,6 +32,7 @@ struct cli_opts {
 	struct filter filter;	 /* -f: rows shown and printed */
 	bool numeric;		 /* -N: no reverse DNS names on the screen */
 	const char *user;	 /* -u: the user to become once attached, or NULL */
+	const char *netns;	 /* --netns: the network namespace to watch in, or NULL */
 	enum cli_color color;	 /* --color */
 	bool no_mouse;		 /* --no-mouse: the terminal keeps the mouse */
 };

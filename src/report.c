@@ -69,6 +69,10 @@ static void write_json(FILE *f, const struct report *r)
 
 	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&r->time, when));
 	report_json_string(f, r->iface);
+	if (r->netns) {
+		fputs(",\"netns\":", f);
+		report_json_string(f, r->netns);
+	}
 	fprintf(f,
 		",\"interval\":%.3f,\"totals\":{\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"non_ip\":%" PRIu64 ",\"truncated\":%" PRIu64 ",\"evicted\":%" PRIu64
@@ -126,7 +130,8 @@ static void write_text(FILE *f, const struct report *r)
 	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN], rx[16], tx[16], pps[16], bps[16];
 	size_t i;
 
-	fprintf(f, "%s  %s  interval %.3f s\n", fmt_time_rfc3339(&r->time, when), r->iface,
+	fprintf(f, "%s  %s%s%s%s  interval %.3f s\n", fmt_time_rfc3339(&r->time, when), r->iface,
+		r->netns ? " (netns " : "", r->netns ? r->netns : "", r->netns ? ")" : "",
 		t->interval);
 	fprintf(f,
 		"total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)  non-IP %" PRIu64

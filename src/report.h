@@ -18,6 +18,7 @@ enum report_format {
 
 struct report {
 	const char *iface;    /* interface name */
+	const char *netns;    /* the namespace it is in (--netns), or NULL: flowtop's own */
 	struct timespec time; /* wall-clock time of the sample */
 	const struct flow_totals *totals;
 	const struct host *const *rows; /* in the order to print */

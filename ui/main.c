@@ -13,6 +13,7 @@
 #include "caps.h"
 #include "cli.h"
 #include "iface.h"
+#include "netns.h"
 #include "report.h"
 #include "snapshot.h"
 #include "ui.h"
@@ -81,6 +82,10 @@ int main(int argc, char **argv)
 	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return fail(&opts, EXIT_USAGE,
 			    "the screen needs a terminal: use -b for batch output");
+	/* for good, before anything is looked up or opened: the interfaces, the default
+	 * route and the sockets are then the namespace's (switching needs no setns) */
+	if (opts.netns && netns_enter(opts.netns, err, sizeof(err)))
+		return fail(&opts, EXIT_USAGE, err);
 	if (!opts.iface[0])
 		iface_default(opts.iface);
 	ret = iface_get(opts.iface, &info);

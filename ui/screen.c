@@ -160,7 +160,8 @@ static void draw_header(const struct screen_state *s)
 
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(0, 0, ' ', COLS);
-	mvprintw(0, 0, " flowtop  %s (%s)  up %02d:%02d:%02d  hosts %llu/%llu%s%s%s", s->iface,
+	mvprintw(0, 0, " flowtop  %s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu%s%s%s", s->iface,
+		 s->netns ? " in netns " : "", s->netns ? s->netns : "",
 		 s->iface_lost ? "GONE"
 		 : s->iface_up ? "up"
 			       : "down",

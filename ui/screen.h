@@ -22,6 +22,7 @@ struct screen_state {
 	const struct view *view;
 	const struct flow_totals *totals;
 	const char *iface;
+	const char *netns; /* --netns, or NULL */
 	bool iface_up, iface_lost;
 	double elapsed;		   /* seconds since attaching */
 	double cost_ns;		   /* filter cost per frame, < 0 unknown */

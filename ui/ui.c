@@ -104,6 +104,7 @@ static void draw(struct ui *u)
 		.view = ui_view(u),
 		.totals = capture_totals(u->cap),
 		.iface = iface->name,
+		.netns = u->opts->netns,
 		.iface_up = iface->up,
 		.iface_lost = u->iface_lost,
 		.elapsed = ui_now() - u->attached_at,
@@ -190,6 +191,7 @@ static int dump(struct ui *u, const char *path, char *err, size_t errlen)
 static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errlen)
 {
 	struct report r = { .iface = capture_iface(u->cap)->name,
+			    .netns = u->opts->netns,
 			    .totals = capture_totals(u->cap) };
 	const struct host **rows = NULL;
 	size_t cap = 0;

@@ -114,6 +114,20 @@ static void test_user(void)
 	ASSERT_STREQ(err, "option '-u' needs a value");
 }
 
+static void test_netns(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-i", "lo"), CLI_RUN);
+	ASSERT_TRUE(o.netns == NULL);
+	ASSERT_EQ(PARSE(&o, "--netns", "blue"), CLI_RUN);
+	ASSERT_STREQ(o.netns, "blue");
+	ASSERT_EQ(PARSE(&o, "--netns=1234"), CLI_RUN);
+	ASSERT_STREQ(o.netns, "1234");
+	ASSERT_EQ(PARSE(&o, "--netns="), CLI_USAGE);
+	ASSERT_STREQ(err, "--netns needs a namespace");
+}
+
 static void test_bad_values(void)
 {
 	struct cli_opts o;
@@ -177,6 +191,7 @@ int main(void)
 	RUN_TEST(test_all_options);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
+	RUN_TEST(test_netns);
 	RUN_TEST(test_color_and_mouse);
 	RUN_TEST(test_bad_values);
 	RUN_TEST(test_usage_errors_name_the_problem);
