@@ -32,8 +32,8 @@ WARNINGS := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prot
 	-Wcast-qual -Wpointer-arith -Wundef -Wwrite-strings
 CFLAGS ?= -O2 -g
 # recursive (=): pkg-config runs only when something is compiled, after `deps`
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw libcap-ng)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw libcap-ng)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw libcap-ng libmicrohttpd)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw libcap-ng libmicrohttpd)
 BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
 	$(PKG_CFLAGS) -MMD -MP
 # each layer sees only itself and the layers below: bpf/ < src/ < ui/ (ui/main.c on top)

@@ -20,6 +20,7 @@ pc libelf libelf-dev
 pc zlib zlib1g-dev
 pc ncursesw libncurses-dev
 pc libcap-ng libcap-ng-dev
+pc libmicrohttpd libmicrohttpd-dev
 hdr linux/if_packet.h linux-libc-dev
 '
 test_deps='
@@ -38,6 +39,9 @@ cmd setpriv util-linux
 cmd setcap libcap2-bin
 cmd clang-format clang-format
 cmd valgrind valgrind
+cmd curl curl
+cmd promtool prometheus
+cmd prometheus prometheus
 file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 py3pil /usr/bin/python3 python3-pil
 '

@@ -130,7 +130,7 @@ static bool link_ok(struct capture *c, bool *down_reported)
 	return true;
 }
 
-enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
+enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 {
 	struct batch b = { .cap = c, .opts = opts };
 	enum batch_exit status = BATCH_OK;
@@ -173,7 +173,10 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts)
 			status = BATCH_FAILED;
 			break;
 		}
-		print_sample(&b, &r);
+		if (exp && exporter_sample(exp, c, opts->netns))
+			batch_error(opts, "cannot render the metrics: out of memory");
+		if (!opts->headless)
+			print_sample(&b, &r);
 		if (b.out_closed || (opts->iterations && ++done >= opts->iterations))
 			stop = true;
 	}

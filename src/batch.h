@@ -5,6 +5,7 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "exporter.h"
 
 enum batch_exit {
 	BATCH_OK = 0,	      /* iterations done, or stopped by a signal */
@@ -12,9 +13,10 @@ enum batch_exit {
 	BATCH_IFACE_GONE = 3, /* the watched interface disappeared */
 };
 
-/* Prints a sample every opts->delay seconds to stdout (text, or JSON Lines); on
- * SIGINT, SIGTERM or SIGHUP it takes one last sample, prints it and returns. Writes
- * opts->snapshot, if any, from the last sample. */
-enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts);
+/* Prints a sample every opts->delay seconds to stdout (text, or JSON Lines; nothing when
+ * opts->headless); on SIGINT, SIGTERM or SIGHUP it takes one last sample, prints it and
+ * returns. Writes opts->snapshot, if any, from the last sample. Each sample goes to exp
+ * too, when not NULL. */
+enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp);
 
 #endif

@@ -198,6 +198,18 @@ int capture_enable_stats(struct capture *c)
 	return 0;
 }
 
+int capture_filter_runs(struct capture *c, uint64_t *runs, uint64_t *run_ns)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (c->stats_fd < 0 || bpf_obj_get_info_by_fd(bpf_load_prog_fd(c->skel), &info, &len))
+		return -ENODATA;
+	*runs = info.run_cnt;
+	*run_ns = info.run_time_ns;
+	return 0;
+}
+
 double capture_cost_ns(struct capture *c)
 {
 	struct bpf_prog_info info = {};

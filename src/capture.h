@@ -50,6 +50,10 @@ int capture_enable_stats(struct capture *c);
  * unknown (statistics off, or no frame). */
 double capture_cost_ns(struct capture *c);
 
+/* The filter's cumulative runs and run time (the kernel's BPF statistics, switched on
+ * by capture_enable_stats()). 0, or -ENODATA when they are off. */
+int capture_filter_runs(struct capture *c, uint64_t *runs, uint64_t *run_ns);
+
 /* The socket, to poll for POLLERR (link events). */
 int capture_fd(const struct capture *c);
 const struct iface_info *capture_iface(const struct capture *c);

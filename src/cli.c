@@ -17,12 +17,15 @@
 #define MAX_DELAY	3600.0
 #define MIN_DELAY	0.01
 #define MAX_HOSTS_LIMIT (1U << 24)
+#define MAX_METRICS_TOP 100000 /* series a scrape can take */
 
 enum {
 	OPT_JSON = 0x100,
 	OPT_COLOR,
 	OPT_NO_MOUSE,
 	OPT_NETNS,
+	OPT_LISTEN,
+	OPT_METRICS_TOP,
 };
 
 static const struct option long_options[] = {
@@ -39,6 +42,8 @@ static const struct option long_options[] = {
 	{ "numeric", no_argument, NULL, 'N' },
 	{ "user", required_argument, NULL, 'u' },
 	{ "netns", required_argument, NULL, OPT_NETNS },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "metrics-top", required_argument, NULL, OPT_METRICS_TOP },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -76,13 +81,18 @@ void cli_usage(FILE *out)
 		"                         what switching interfaces needs\n"
 		"      --netns NS         watch inside network namespace NS: a name under\n"
 		"                         /run/netns, a path, or the PID of a process in it\n"
+		"      --listen [ADDR:]PORT  serve Prometheus metrics at /metrics (ADDR\n"
+		"                         127.0.0.1 unless given); with no terminal and no\n"
+		"                         -b, flowtop runs as a headless exporter\n"
+		"      --metrics-top N    hosts with series of their own, the rest summed as\n"
+		"                         ip=\"other\" (default %u)\n"
 		"      --color WHEN       colours on the screen: auto (when the terminal has\n"
 		"                         them and NO_COLOR is not set), always, never\n"
 		"      --no-mouse         leave the mouse to the terminal (text selection)\n"
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
-		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT);
+		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT, CLI_DEFAULT_METRICS_TOP);
 }
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
@@ -124,6 +134,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 	*opts = (struct cli_opts){ .delay = 1.0,
 				   .max_hosts = FLOWTOP_DEFAULT_MAX_HOSTS,
 				   .limit = CLI_DEFAULT_LIMIT,
+				   .metrics_top = CLI_DEFAULT_METRICS_TOP,
 				   .sort_column = COL_RX2 };
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
@@ -202,6 +213,18 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			if (!*optarg)
 				return usage_error(err, errlen, "--netns needs a namespace");
 			opts->netns = optarg;
+			break;
+		case OPT_LISTEN:
+			if (!*optarg)
+				return usage_error(err, errlen, "--listen needs [ADDR:]PORT");
+			opts->listen = optarg;
+			break;
+		case OPT_METRICS_TOP:
+			if (parse_ulong(optarg, 0, MAX_METRICS_TOP, &v))
+				return usage_error(err, errlen,
+						   "--metrics-top takes 0 to %u hosts, not '%s'",
+						   MAX_METRICS_TOP, optarg);
+			opts->metrics_top = (unsigned)v;
 			break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto"))

@@ -9,8 +9,9 @@
 
 #include "filter.h"
 
-#define FLOWTOP_VERSION	  "0.2.0"
-#define CLI_DEFAULT_LIMIT 100 /* -L */
+#define FLOWTOP_VERSION		"0.2.0"
+#define CLI_DEFAULT_LIMIT	100 /* -L */
+#define CLI_DEFAULT_METRICS_TOP 100 /* --metrics-top */
 
 enum cli_color {
 	CLI_COLOR_AUTO,	  /* when the terminal has colours and NO_COLOR is unset or empty */
@@ -33,6 +34,9 @@ struct cli_opts {
 	bool numeric;		 /* -N: no reverse DNS names on the screen */
 	const char *user;	 /* -u: the user to become once attached, or NULL */
 	const char *netns;	 /* --netns: the network namespace to watch in, or NULL */
+	const char *listen;	 /* --listen [ADDR:]PORT: serve /metrics, or NULL */
+	unsigned metrics_top;	 /* --metrics-top: hosts with series of their own */
+	bool headless;		 /* set by main: --listen with neither a terminal nor -b */
 	enum cli_color color;	 /* --color */
 	bool no_mouse;		 /* --no-mouse: the terminal keeps the mouse */
 };

@@ -35,6 +35,24 @@ static int make_timer(double seconds)
 	return fd;
 }
 
+static void loop_signal_set(sigset_t *mask)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGUSR1);
+}
+
+int loop_block_signals(void)
+{
+	sigset_t mask;
+
+	loop_signal_set(&mask);
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE to handle, not a death */
+	return sigprocmask(SIG_BLOCK, &mask, NULL) ? -errno : 0;
+}
+
 struct loop *loop_new(double delay, double drain)
 {
 	struct loop *l = calloc(1, sizeof(*l));
@@ -42,17 +60,10 @@ struct loop *loop_new(double delay, double drain)
 
 	if (!l)
 		return NULL;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGUSR1);
-	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE to handle, not a death */
+	loop_signal_set(&mask);
 	l->sample_fd = make_timer(delay);
 	l->drain_fd = make_timer(drain < delay ? drain : delay);
-	l->signal_fd = sigprocmask(SIG_BLOCK, &mask, NULL)
-			   ? -1
-			   : signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	l->signal_fd = loop_block_signals() ? -1 : signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (l->sample_fd < 0 || l->drain_fd < 0 || l->signal_fd < 0) {
 		int err = errno;
 

@@ -22,6 +22,10 @@ enum loop_event {
 
 struct loop;
 
+/* Blocks the loop's signals in the calling thread, as loop_new() does: call it before
+ * starting a thread that must never take one. 0 or -errno. */
+int loop_block_signals(void);
+
 /* Samples every delay seconds, drains every drain seconds. NULL with errno set. */
 struct loop *loop_new(double delay, double drain);
 void loop_free(struct loop *l);

@@ -12,7 +12,9 @@
 #include "capture.h"
 #include "caps.h"
 #include "cli.h"
+#include "exporter.h"
 #include "iface.h"
+#include "loop.h"
 #include "netns.h"
 #include "report.h"
 #include "snapshot.h"
@@ -66,7 +68,8 @@ int main(int argc, char **argv)
 	struct capture *cap;
 	struct caps_user user;
 	char err[1024], missing[64];
-	int ret;
+	struct exporter *exp = NULL;
+	int ret, listen_fd = -1;
 
 	switch (cli_parse(argc, argv, &opts, stdout, err, sizeof(err))) {
 	case CLI_EXIT:
@@ -79,9 +82,18 @@ int main(int argc, char **argv)
 	}
 	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
-	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return fail(&opts, EXIT_USAGE,
-			    "the screen needs a terminal: use -b for batch output");
+	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		if (!opts.listen)
+			return fail(&opts, EXIT_USAGE,
+				    "the screen needs a terminal: use -b for batch output");
+		opts.headless = opts.batch = true; /* an exporter alone: no screen, no output */
+	}
+	/* before the namespace and the drop: in flowtop's own namespace, any port */
+	if (opts.listen) {
+		listen_fd = exporter_listen(opts.listen, err, sizeof(err));
+		if (listen_fd < 0)
+			return fail(&opts, EXIT_USAGE, err);
+	}
 	/* for good, before anything is looked up or opened: the interfaces, the default
 	 * route and the sockets are then the namespace's (switching needs no setns) */
 	if (opts.netns && netns_enter(opts.netns, err, sizeof(err)))
@@ -118,8 +130,9 @@ int main(int argc, char **argv)
 			    ret == -ENODEV || ret == -EPROTONOSUPPORT ? EXIT_USAGE : EXIT_FAILURE_,
 			    err);
 	}
-	/* the screen's cost figure needs BPF statistics: switched on while privileged */
-	if (!opts.batch)
+	/* the screen's cost figure and the metrics need BPF statistics: switched on while
+	 * privileged */
+	if (!opts.batch || opts.listen)
 		capture_enable_stats(cap);
 	ret = caps_drop_to_net_raw(opts.user ? &user : NULL);
 	if (ret) {
@@ -134,7 +147,18 @@ int main(int argc, char **argv)
 		capture_free(cap);
 		return fail(&opts, EXIT_USAGE, err);
 	}
-	ret = opts.batch ? (int)batch_run(cap, &opts) : ui_run(cap, &opts);
+	/* the server's thread after the drop and with the signals blocked: it inherits both */
+	if (opts.listen) {
+		ret = loop_block_signals();
+		exp = ret ? NULL : exporter_start(listen_fd, opts.metrics_top, err, sizeof(err));
+		listen_fd = -1;
+		if (!exp) {
+			capture_free(cap);
+			return fail(&opts, EXIT_FAILURE_, ret ? strerror(-ret) : err);
+		}
+	}
+	ret = opts.batch ? (int)batch_run(cap, &opts, exp) : ui_run(cap, &opts, exp);
+	exporter_stop(exp);
 	capture_free(cap);
 	return ret;
 }

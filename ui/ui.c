@@ -157,6 +157,8 @@ static void sample(struct ui *u)
 		return;
 	}
 	u->cost_ns = capture_cost_ns(u->cap);
+	if (u->exp && exporter_sample(u->exp, u->cap, u->opts->netns))
+		ui_status(u, "cannot render the metrics: out of memory");
 	graph_push_totals(u);
 	if (!ui_view(u)->paused)
 		ui_rebuild(u);
@@ -306,9 +308,9 @@ static void usr1_dump(struct ui *u)
 		ui_status(u, "SIGUSR1: wrote %zu rows to %s", ui_view(u)->nrows, path);
 }
 
-int ui_run(struct capture *c, const struct cli_opts *opts)
+int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 {
-	struct ui u = { .cap = c, .opts = opts, .dns_fd = -1, .cost_ns = -1 };
+	struct ui u = { .cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .cost_ns = -1 };
 	struct loop *l;
 	char err[512];
 	int ch;

@@ -5,9 +5,11 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "exporter.h"
 
-/* Runs until the user quits or a signal ends it; restores the terminal. Returns the
- * exit status: 0, or 1 when the counters could not be read. */
-int ui_run(struct capture *c, const struct cli_opts *opts);
+/* Runs until the user quits or a signal ends it; restores the terminal. Each sample goes
+ * to exp too, when not NULL. Returns the exit status: 0, or 1 when the counters could
+ * not be read. */
+int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp);
 
 #endif

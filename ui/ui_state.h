@@ -35,6 +35,7 @@ enum prompt_kind {
 struct ui {
 	struct capture *cap;
 	const struct cli_opts *opts;
+	struct exporter *exp;		     /* --listen, or NULL */
 	struct view main;		     /* the hosts */
 	struct convo *conv;		     /* the conversation view's counts, while it is open */
 	struct view conv_view;		     /* its rows */

@@ -128,6 +128,24 @@ static void test_netns(void)
 	ASSERT_STREQ(err, "--netns needs a namespace");
 }
 
+static void test_listen(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-i", "lo"), CLI_RUN);
+	ASSERT_TRUE(o.listen == NULL);
+	ASSERT_EQ(o.metrics_top, CLI_DEFAULT_METRICS_TOP);
+	ASSERT_EQ(PARSE(&o, "--listen", "9560", "--metrics-top", "0"), CLI_RUN);
+	ASSERT_STREQ(o.listen, "9560");
+	ASSERT_EQ(o.metrics_top, 0);
+	ASSERT_EQ(PARSE(&o, "--listen=[::1]:9560", "--metrics-top=5000"), CLI_RUN);
+	ASSERT_STREQ(o.listen, "[::1]:9560");
+	ASSERT_EQ(o.metrics_top, 5000);
+	ASSERT_EQ(PARSE(&o, "--metrics-top", "many"), CLI_USAGE);
+	ASSERT_STREQ(err, "--metrics-top takes 0 to 100000 hosts, not 'many'");
+	ASSERT_EQ(PARSE(&o, "--listen="), CLI_USAGE);
+}
+
 static void test_bad_values(void)
 {
 	struct cli_opts o;
@@ -192,6 +210,7 @@ int main(void)
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
 	RUN_TEST(test_netns);
+	RUN_TEST(test_listen);
 	RUN_TEST(test_color_and_mouse);
 	RUN_TEST(test_bad_values);
 	RUN_TEST(test_usage_errors_name_the_problem);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* exporter.c: the listening socket, the libmicrohttpd daemon, and the published text. */
+#include "exporter.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "metrics.h"
+
+#define CONNECTIONS    64    /* at once; more wait in the listen queue */
+#define TIMEOUT_S      10    /* an idle or slow connection is closed after this */
+#define REQUEST_MEMORY 16384 /* per connection: a request larger than this is refused */
+
+struct exporter {
+	struct MHD_Daemon *daemon;
+	struct metrics *metrics; /* the main thread's */
+	pthread_mutex_t lock;	 /* guards what follows: the handler's thread reads it */
+	char *text[2];		 /* 0.0.4, OpenMetrics */
+	size_t len[2], cap[2];
+	bool ready; /* a sample was published */
+};
+
+int exporter_listen(const char *spec, char *err, size_t errlen)
+{
+	char host[64] = EXPORTER_DEFAULT_ADDR, *end;
+	const char *port_s = spec, *colon = strrchr(spec, ':');
+	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+	socklen_t sl;
+	unsigned long port;
+	int fd, one = 1;
+
+	if (colon) {
+		size_t n = (size_t)(colon - spec);
+
+		if (n && spec[0] == '[' && spec[n - 1] == ']') {
+			spec++;
+			n -= 2;
+		}
+		if (!n || n >= sizeof(host)) {
+			snprintf(err, errlen, "--listen %s: want [ADDR:]PORT", spec);
+			return -EINVAL;
+		}
+		memcpy(host, spec, n);
+		host[n] = '\0';
+		port_s = colon + 1;
+	}
+	errno = 0;
+	port = strtoul(port_s, &end, 10);
+	if (!*port_s || *end || errno || port == 0 || port > 65535) {
+		snprintf(err, errlen, "--listen: '%s' is not a port (1 to 65535)", port_s);
+		return -EINVAL;
+	}
+	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)port);
+		sl = sizeof(*v4);
+	} else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)port);
+		sl = sizeof(*v6);
+	} else {
+		snprintf(err, errlen, "--listen: '%s' is not an IPv4 or IPv6 address", host);
+		return -EINVAL;
+	}
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "--listen: cannot make a socket: %s", strerror(errno));
+		return -errno;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 64)) {
+		int e = errno;
+
+		snprintf(err, errlen, "--listen %s:%lu: %s%s", host, port, strerror(e),
+			 e == EACCES ? " (ports below 1024 take CAP_NET_BIND_SERVICE)" : "");
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *body,
+			     size_t len, const char *type, bool allow)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	void *copy_from;
+
+	/* MUST_COPY copies before returning: the buffer is only read (the API is older
+	 * than const) */
+	memcpy(&copy_from, &body, sizeof(copy_from));
+	r = MHD_create_response_from_buffer(len, copy_from, MHD_RESPMEM_MUST_COPY);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* The scraper asks for OpenMetrics in its Accept header (Prometheus does by default). */
+static bool wants_openmetrics(struct MHD_Connection *c)
+{
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+
+	return accept && strstr(accept, "application/openmetrics-text");
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **state)
+{
+	static int first_call;
+	struct exporter *e = cls;
+	enum MHD_Result ret;
+	bool om;
+
+	(void)version;
+	(void)upload;
+	if (!*state) { /* headers only so far: answer once the body (if any) is read */
+		*state = &first_call;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0; /* a body: read and dropped */
+		return MHD_YES;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+		static const char msg[] = "only GET and HEAD\n";
+
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, msg, sizeof(msg) - 1,
+			     "text/plain; charset=utf-8", true);
+	}
+	if (strcmp(url, "/metrics")) {
+		static const char msg[] = "not found: flowtop serves /metrics\n";
+
+		return reply(c, MHD_HTTP_NOT_FOUND, msg, sizeof(msg) - 1,
+			     "text/plain; charset=utf-8", false);
+	}
+	om = wants_openmetrics(c);
+	pthread_mutex_lock(&e->lock);
+	if (!e->ready) {
+		static const char msg[] = "no sample yet\n";
+
+		ret = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, msg, sizeof(msg) - 1,
+			    "text/plain; charset=utf-8", false);
+	} else {
+		ret = reply(c, MHD_HTTP_OK, e->text[om], e->len[om],
+			    om ? METRICS_OPENMETRICS_TYPE : METRICS_TEXT_TYPE, false);
+	}
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen)
+{
+	struct exporter *e = calloc(1, sizeof(*e));
+
+	if (!e || !(e->metrics = metrics_new(top))) {
+		snprintf(err, errlen, "--listen: out of memory");
+		free(e);
+		close(fd);
+		return NULL;
+	}
+	pthread_mutex_init(&e->lock, NULL);
+	e->daemon = MHD_start_daemon(
+	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handle, e,
+	    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTIONS,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	    (size_t)REQUEST_MEMORY, MHD_OPTION_END);
+	if (!e->daemon) {
+		snprintf(err, errlen, "--listen: cannot start the HTTP server");
+		close(fd);
+		exporter_stop(e);
+		return NULL;
+	}
+	return e;
+}
+
+void exporter_stop(struct exporter *e)
+{
+	int i;
+
+	if (!e)
+		return;
+	if (e->daemon) {
+		int fd = MHD_quiesce_daemon(e->daemon); /* the listening socket is ours to close */
+
+		MHD_stop_daemon(e->daemon);
+		if (fd >= 0)
+			close(fd);
+	}
+	metrics_free(e->metrics);
+	for (i = 0; i < 2; i++)
+		free(e->text[i]);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
+{
+	struct metrics_filter f = { 0 };
+	int i, err;
+
+	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
+	err = metrics_update(e->metrics, capture_hosts(c), capture_totals(c),
+			     capture_iface(c)->name, netns, &f);
+	if (err)
+		return err;
+	pthread_mutex_lock(&e->lock);
+	for (i = 0; i < 2; i++) {
+		size_t len;
+		const char *t = metrics_text(e->metrics, i == 1, &len);
+
+		if (len > e->cap[i]) {
+			char *p = realloc(e->text[i], len);
+
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			e->text[i] = p;
+			e->cap[i] = len;
+		}
+		memcpy(e->text[i], t, len);
+		e->len[i] = len;
+	}
+	e->ready = !err;
+	pthread_mutex_unlock(&e->lock);
+	return err;
+}

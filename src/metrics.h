@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* metrics.h: the samples as Prometheus metrics, in the text exposition format 0.0.4 and
+ * in OpenMetrics 1.0. Per interface: frames, bytes, non-IP, truncated, spilled, lost,
+ * evicted, hosts, capacity, the filter's runs and run time. Per host, for the `top`
+ * busiest hosts of the last sample: bytes and packets received and sent, labelled
+ * interface and ip; everything else summed into ip="other", so that a sum over ip is
+ * every host's count.
+ *
+ * Counters never go back for a series that stays: a host's series starts at 0 when it
+ * enters the top (what it had counted before is in "other" already) and leaves into
+ * "other" when it drops out, so "other" only grows. A host that enters again starts
+ * again from 0 (Prometheus' rate() reads that as a counter reset), as does everything
+ * after an interface switch. No HTTP here: unit tests drive it. */
+#ifndef FLOWTOP_METRICS_H
+#define FLOWTOP_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hosttab.h"
+#include "sampler.h"
+
+struct metrics;
+
+/* Metrics for the `top` busiest hosts (0: none but "other"). NULL with errno set. */
+struct metrics *metrics_new(size_t top);
+void metrics_free(struct metrics *m);
+
+/* The filter's cumulative run count and run time, when the kernel keeps them. */
+struct metrics_filter {
+	bool known;
+	uint64_t runs, run_ns;
+};
+
+/* Renders the sample just taken: t's hosts and tot's totals on interface iface (in
+ * namespace netns, or NULL). 0 or -ENOMEM (the last rendering then stays). */
+int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow_totals *tot,
+		   const char *iface, const char *netns, const struct metrics_filter *filter);
+
+/* The last rendering: OpenMetrics (ending "# EOF") or the 0.0.4 text format; its length
+ * in *len. Valid until the next metrics_update(). */
+const char *metrics_text(const struct metrics *m, bool openmetrics, size_t *len);
+
+#define METRICS_TEXT_TYPE	 "text/plain; version=0.0.4; charset=utf-8"
+#define METRICS_OPENMETRICS_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+#endif

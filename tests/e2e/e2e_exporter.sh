@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_exporter.sh -- --listen: flowtop as a headless Prometheus exporter in a namespace
+# the test makes, with known traffic on a veth: promtool accepts a scrape, the sum over
+# ip is every frame, series never go back, HTTP errors, OpenMetrics, many scrapers and a
+# stalled one, an oversized request; then a real Prometheus server scrapes it; and the
+# exporter beside -b and beside the screen.
+. "$(dirname "$0")/lib.sh"
+need_root 24
+for t in curl promtool prometheus tmux jq; do
+	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
+done
+
+netns_new ea && a=$NETNS && netns_new eb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
+for ns in "$a" "$b"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+va=fte-a-$E2E_SFX vb=fte-b-$E2E_SFX
+veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
+ip -n "$a" addr add 10.55.0.1/24 dev "$va"
+ip -n "$a" addr add 10.55.0.3/24 dev "$va"
+ip -n "$b" addr add 10.55.0.2/24 dev "$vb"
+mac() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [^ ]*' | cut -d' ' -f2; }
+ip -n "$a" neigh add 10.55.0.2 lladdr "$(mac "$b" "$vb")" dev "$va" nud permanent
+for i in 1 3; do
+	ip -n "$b" neigh add "10.55.0.$i" lladdr "$(mac "$a" "$va")" dev "$vb" nud permanent
+done
+
+PORT=9560
+get() { ip netns exec "$b" curl -s --max-time 5 "$@"; }
+code() { ip netns exec "$b" curl -s --max-time 5 -o /dev/null -w '%{http_code}' "$@"; }
+scrape() { get "http://127.0.0.1:$PORT/metrics"; }
+# the sum of a family's samples in a scrape
+sum_of() { awk -v f="$1" 'index($0, f "{") == 1 { s += $NF } END { printf "%d\n", s }' "$2"; }
+val() { awk -v f="$1" 'index($0, f "{") == 1 { print $NF; exit }' "$2"; }
+
+# headless: no terminal, no -b; the busiest host alone has series of its own
+ip netns exec "$b" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$PORT" --metrics-top 1 -N -d 0.2 \
+	</dev/null >"$E2E_TMP/headless.out" 2>"$E2E_TMP/headless.err" &
+pid=$!
+E2E_PIDS+=($pid)
+check "headless: serves once a sample is taken" wait_for 5 eval '[ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
+ip netns exec "$a" ping -q -c 20 -i 0.02 -I 10.55.0.1 10.55.0.2 >/dev/null 2>&1
+ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
+sleep 0.6
+scrape >"$E2E_TMP/s1.txt"
+check "promtool check metrics accepts a scrape" promtool check metrics <"$E2E_TMP/s1.txt"
+check "Content-Type is the text format 0.0.4" \
+	eval 'ip netns exec "$b" curl -s -I "http://127.0.0.1:$PORT/metrics" | grep -qi "^content-type: text/plain; version=0.0.4"'
+check "every frame counted: 50 frames, 2 hosts' series: the busiest and other" \
+	eval '[ "$(val flowtop_frames_total "$E2E_TMP/s1.txt")" = 50 ] && [ "$(grep -c "^flowtop_host_receive_packets_total{" "$E2E_TMP/s1.txt")" = 2 ] && grep -q "^flowtop_host_receive_packets_total{interface=\"$vb\",ip=\"other\"}" "$E2E_TMP/s1.txt"'
+check "the sum over ip of packets received and sent is every frame" \
+	eval '[ "$(sum_of flowtop_host_receive_packets_total "$E2E_TMP/s1.txt")" = 50 ] && [ "$(sum_of flowtop_host_transmit_packets_total "$E2E_TMP/s1.txt")" = 50 ]'
+check "and of bytes, every byte" \
+	eval '[ "$(sum_of flowtop_host_receive_bytes_total "$E2E_TMP/s1.txt")" = "$(val flowtop_bytes_total "$E2E_TMP/s1.txt")" ]'
+# traffic moves the busiest: .3 now; no series goes back, "other" included
+ip netns exec "$a" ping -q -c 40 -i 0.02 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
+sleep 0.6
+scrape >"$E2E_TMP/s2.txt"
+never_back() {
+	awk 'FNR == NR && /^flowtop_host/ { v[$1] = $2; next }
+	     /^flowtop_host/ && ($1 in v) && $2 < v[$1] { bad = 1; print "went back: " $0 }
+	     END { exit bad }' "$E2E_TMP/s1.txt" "$E2E_TMP/s2.txt"
+}
+check "no series went back while the busiest changed" never_back
+check "and the sums still are every frame" \
+	eval '[ "$(sum_of flowtop_host_receive_packets_total "$E2E_TMP/s2.txt")" = 130 ]'
+
+check "GET /other: 404" eval '[ "$(code http://127.0.0.1:$PORT/other)" = 404 ]'
+check "POST /metrics: 405, Allow: GET, HEAD" \
+	eval 'get -i -X POST -d x=1 "http://127.0.0.1:$PORT/metrics" | grep -qi "^allow: GET, HEAD" && [ "$(code -X POST http://127.0.0.1:$PORT/metrics)" = 405 ]'
+check "HEAD /metrics: 200, no body" \
+	eval '[ "$(code -I http://127.0.0.1:$PORT/metrics)" = 200 ] && [ -z "$(get -I http://127.0.0.1:$PORT/metrics | sed "1,/^\r$/d")" ]'
+get -H 'Accept: application/openmetrics-text; version=1.0.0' -D "$E2E_TMP/om.h" \
+	"http://127.0.0.1:$PORT/metrics" >"$E2E_TMP/om.txt"
+check "OpenMetrics when asked: its type, counters named without _total, # EOF last" \
+	eval 'grep -qi "^content-type: application/openmetrics-text" "$E2E_TMP/om.h" && grep -q "^# TYPE flowtop_frames counter" "$E2E_TMP/om.txt" && [ "$(tail -n 1 "$E2E_TMP/om.txt")" = "# EOF" ]'
+big=$(head -c 40000 /dev/zero | tr '\0' a)
+c=$(code -H "X-Big: $big" "http://127.0.0.1:$PORT/metrics")
+check "an oversized request is refused ($c), and flowtop serves on" \
+	eval '[ "$c" != 200 ] && [ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
+# a client that sends half a request and waits, while 20 others scrape at once
+ip netns exec "$b" bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf 'GET /metr' >&3; sleep 8" &
+E2E_PIDS+=($!)
+sleep 0.3
+for i in $(seq 20); do
+	code "http://127.0.0.1:$PORT/metrics" >"$E2E_TMP/par.$i" &
+done
+wait_for 10 eval '[ "$(cat "$E2E_TMP"/par.* 2>/dev/null | tr -d "\n")" = "$(printf "200%.0s" $(seq 20))" ]'
+check "20 scrapers at once, one of them stalled: all the others get 200" \
+	eval '[ "$(cat "$E2E_TMP"/par.* | tr -d "\n")" = "$(printf "200%.0s" $(seq 20))" ]'
+f1=$(scrape | awk -F' ' '/^flowtop_frames_total/ { print $2 }')
+ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.1 10.55.0.2 >/dev/null 2>&1
+check "while it stalls, sampling goes on" \
+	wait_for 3 eval '[ "$(scrape | awk "/^flowtop_frames_total/ { print \$2 }")" -gt "$f1" ]'
+check "headless: nothing on stdout" [ ! -s "$E2E_TMP/headless.out" ]
+
+# a real Prometheus server scrapes it (OpenMetrics, as Prometheus asks for it)
+cat >"$E2E_TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: flowtop
+    static_configs:
+      - targets: ['127.0.0.1:$PORT']
+EOF
+ip netns exec "$b" prometheus --config.file="$E2E_TMP/prometheus.yml" \
+	--storage.tsdb.path="$E2E_TMP/tsdb" --web.listen-address=127.0.0.1:9561 \
+	>"$E2E_TMP/prom.log" 2>&1 &
+E2E_PIDS+=($!)
+query() { get --data-urlencode "query=$1" http://127.0.0.1:9561/api/v1/query | jq -r '.data.result[0].value[1] // empty'; }
+check "Prometheus scrapes it: up is 1" wait_for 40 eval '[ "$(query up)" = 1 ]'
+frames=$(scrape | awk '/^flowtop_frames_total/ { print $2 }')
+check "and its sum over ip is the frames flowtop saw ($frames)" \
+	wait_for 10 eval '[ "$(query "sum(flowtop_host_receive_packets_total)")" = "$frames" ]'
+stop_bg "$pid" TERM
+check "headless: SIGTERM ends it with 0" [ $? = 0 ]
+
+# beside -b: both
+ip netns exec "$b" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$PORT" -b -n 3 -d 0.2 \
+	>"$E2E_TMP/b.out" 2>&1 &
+bpid=$!
+E2E_PIDS+=($bpid)
+wait_for 5 eval '[ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
+bcode=$(code "http://127.0.0.1:$PORT/metrics")
+wait "$bpid"
+check "beside -b: the samples printed and /metrics served" \
+	eval '[ "$bcode" = 200 ] && [ "$(grep -c interval "$E2E_TMP/b.out")" = 3 ]'
+
+# beside the screen
+tmux_server exp
+tmux -L "$E2E_TMUX" new-session -d -s s -x 120 -y 30 \
+	"ip netns exec $b $FLOWTOP -i $vb --listen 127.0.0.1:$PORT -N -d 0.2; sleep 30"
+check "beside the screen: the screen draws and /metrics answers" \
+	wait_for 5 eval 'tmux -L "$E2E_TMUX" capture-pane -p -t s | grep -q "flowtop  $vb" && [ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
+
+# the systemd unit's ExecStart, as an unprivileged user with the unit's capabilities
+unit=$(dirname "$0")/../../contrib/flowtop-exporter@.service
+args=$(sed -n 's/^ExecStart=[^ ]* //p' "$unit")
+args=${args//%i/$vb}
+capset=$(sed -n 's/^AmbientCapabilities=//p' "$unit" | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
+tmux -L "$E2E_TMUX" kill-session -t s 2>/dev/null
+wait_for 5 eval '[ "$(code http://127.0.0.1:$PORT/metrics)" = 000 ]'
+# shellcheck disable=SC2086
+ip netns exec "$b" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$capset" \
+	--ambient-caps="$capset" "$FLOWTOP" $args </dev/null >/dev/null 2>"$E2E_TMP/unit.err" &
+upid=$!
+E2E_PIDS+=($upid)
+ucaps() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$upid/status"; }
+check "the unit's command, as uid 65534 with its capabilities: serves, CAP_NET_RAW left" \
+	wait_for 5 eval '[ "$(code http://127.0.0.1:9560/metrics)" = 200 ] && [ "$(ucaps CapEff)" = 0000000000002000 ] && [ "$(ucaps CapAmb)" = 0000000000000000 ]'
+ip netns exec "$b" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$PORT" -b -n 1 >/dev/null 2>"$E2E_TMP/e2"
+rc=$?
+check "a port in use: exit 2, said" eval '[ "$rc" = 2 ] && grep -q "Address already in use" "$E2E_TMP/e2"'
+stop_bg "$upid" TERM
+
+ip netns exec "$b" "$FLOWTOP" -i "$vb" --listen 99999 -b -n 1 >/dev/null 2>"$E2E_TMP/e1"
+rc=$?
+check "--listen 99999: exit 2, not a port" eval '[ "$rc" = 2 ] && grep -q "not a port" "$E2E_TMP/e1"'
+summary

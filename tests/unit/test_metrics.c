@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_metrics.c: the Prometheus rendering: families and labels, the top hosts and
+ * "other" summing to every host's count, counters that never go back while hosts move
+ * in and out of the top, OpenMetrics' names and # EOF, escaping, a restart on another
+ * interface. */
+#include "test.h"
+
+#include <inttypes.h>
+
+#include "fmt.h"
+#include "metrics.h"
+
+static struct flow_key key(const char *s)
+{
+	struct flow_key k;
+
+	if (fmt_parse_addr(s, &k))
+		abort();
+	return k;
+}
+
+static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t bytes)
+{
+	struct flow_key s = key(src), d = key(dst);
+
+	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes));
+	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes));
+}
+
+/* The value of one sample line "name{...ip="ip"} v" in text, or -1. */
+static int64_t value(const char *text, const char *name, const char *ip)
+{
+	char pat[256];
+	const char *p = text;
+
+	snprintf(pat, sizeof(pat), "%s{interface=\"eth0\"%s%s%s} ", name, ip ? ",ip=\"" : "",
+		 ip ? ip : "", ip ? "\"" : "");
+	while ((p = strstr(p, pat))) {
+		if (p == text || p[-1] == '\n')
+			return strtoll(p + strlen(pat), NULL, 10);
+		p++;
+	}
+	return -1;
+}
+
+static struct flow_totals totals_of(uint64_t frames)
+{
+	struct flow_totals t = { .total = { .frames = frames, .bytes = frames * 100 } };
+
+	t.live_hosts = 3;
+	t.capacity = 8;
+	return t;
+}
+
+static void test_families_and_top(void)
+{
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(1);
+	struct flow_totals tot = totals_of(3);
+	struct metrics_filter f = { true, 3, 1500 };
+	const char *txt;
+	size_t len;
+
+	frame(t, "10.0.0.1", "10.0.0.2", 1000);
+	frame(t, "10.0.0.1", "10.0.0.3", 100);
+	frame(t, "10.0.0.3", "10.0.0.1", 10);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	txt = metrics_text(m, false, &len);
+	ASSERT_EQ(len, strlen(txt));
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_frames_total counter\n") != NULL);
+	ASSERT_EQ(value(txt, "flowtop_frames_total", NULL), 3);
+	ASSERT_EQ(value(txt, "flowtop_bytes_total", NULL), 300);
+	ASSERT_EQ(value(txt, "flowtop_hosts", NULL), 3);
+	ASSERT_TRUE(
+	    strstr(txt, "flowtop_filter_run_seconds_total{interface=\"eth0\"} 0.000001500\n"));
+	/* the busiest is 10.0.0.1: new in the top, its series starts at 0 */
+	ASSERT_EQ(value(txt, "flowtop_host_transmit_bytes_total", "10.0.0.1"), 0);
+	ASSERT_EQ(value(txt, "flowtop_host_transmit_bytes_total", "10.0.0.2"), -1);
+	ASSERT_EQ(value(txt, "flowtop_host_transmit_bytes_total", "other"), 1110);
+	frame(t, "10.0.0.1", "10.0.0.2", 500);
+	hosttab_end(t, 1.0);
+	tot = totals_of(4);
+	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	txt = metrics_text(m, false, &len);
+	ASSERT_EQ(value(txt, "flowtop_host_transmit_bytes_total", "10.0.0.1"), 500);
+	ASSERT_EQ(value(txt, "flowtop_host_transmit_bytes_total", "other"), 1110);
+	ASSERT_EQ(value(txt, "flowtop_host_receive_bytes_total", "10.0.0.1"), 0);
+	ASSERT_EQ(value(txt, "flowtop_host_receive_bytes_total", "other"), 1610);
+	metrics_free(m);
+	hosttab_free(t);
+}
+
+/* Random traffic among 50 hosts, top 5: every series and other only grow while they
+ * last, and the sum over ip is every host's count, sample after sample. */
+static void test_monotonic_and_exact(void)
+{
+	struct hosttab *t = hosttab_new(64);
+	struct metrics *m = metrics_new(5);
+	int64_t last[64], last_other = 0, sum, v;
+	uint64_t sent = 0, frames = 0;
+	unsigned seed = 7, round, i;
+	char a[32], b[32];
+	size_t len;
+
+	for (i = 0; i < 64; i++)
+		last[i] = -1;
+	for (round = 0; round < 200; round++) {
+		struct flow_totals tot;
+		const char *txt;
+
+		for (i = 0; i < 20; i++) {
+			uint64_t bytes = 60 + rand_r(&seed) % 1400;
+
+			snprintf(a, sizeof(a), "10.0.0.%u", rand_r(&seed) % 50);
+			snprintf(b, sizeof(b), "10.0.1.%u", rand_r(&seed) % 3);
+			frame(t, a, b, bytes);
+			sent += bytes;
+			frames++;
+		}
+		hosttab_end(t, 1.0);
+		tot = totals_of(frames);
+		ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, NULL));
+		txt = metrics_text(m, false, &len);
+		v = value(txt, "flowtop_host_transmit_bytes_total", "other");
+		if (v < last_other)
+			FAILF("round %u: other went back from %" PRId64 " to %" PRId64, round,
+			      last_other, v);
+		last_other = v;
+		sum = v;
+		for (i = 0; i < 50; i++) {
+			snprintf(a, sizeof(a), "10.0.0.%u", i);
+			v = value(txt, "flowtop_host_transmit_bytes_total", a);
+			if (v >= 0 && last[i] >= 0 && v < last[i])
+				FAILF("round %u: %s went back", round, a);
+			last[i] = v; /* -1 when not listed: a series that comes back may restart */
+			if (v > 0)
+				sum += v;
+		}
+		ASSERT_EQ((uint64_t)sum, sent);
+		ASSERT_TRUE(strstr(txt, "\n# EOF") == NULL);
+	}
+	metrics_free(m);
+	hosttab_free(t);
+}
+
+static void test_openmetrics_escaping_and_restart(void)
+{
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(2);
+	struct flow_totals tot = totals_of(1);
+	const char *txt;
+	size_t len;
+
+	frame(t, "2001:db8::1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(m, t, &tot, "we\"ird\\if", "blue", NULL));
+	txt = metrics_text(m, true, &len);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_frames counter\n") != NULL);
+	ASSERT_TRUE(
+	    strstr(txt, "flowtop_frames_total{interface=\"we\\\"ird\\\\if\",netns=\"blue\"} 1\n"));
+	ASSERT_TRUE(strstr(txt, "ip=\"2001:db8::1\"") != NULL);
+	ASSERT_TRUE(strstr(txt, "flowtop_filter") == NULL); /* statistics unknown: left out */
+	ASSERT_EQ(strcmp(txt + len - 6, "# EOF\n"), 0);
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_frames_total counter\n") != NULL);
+	/* another interface: the series start over */
+	frame(t, "2001:db8::1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(m, t, &tot, "eth1", NULL, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(
+	    txt, "flowtop_host_transmit_bytes_total{interface=\"eth1\",ip=\"2001:db8::1\"} 0\n"));
+	metrics_free(m);
+	hosttab_free(t);
+}
+
+int main(void)
+{
+	RUN_TEST(test_families_and_top);
+	RUN_TEST(test_monotonic_and_exact);
+	RUN_TEST(test_openmetrics_escaping_and_restart);
+	return test_summary("test_metrics");
+}
