@@ -64,6 +64,13 @@ run() {
 	echo "\`bench/idle.sh 10000 60\`: the screen under tmux, 10,000 hosts in the table, 1 s delay."
 	echo
 	run bench/idle.sh 10000 60
+	echo
+	echo "## The screen with the Prometheus exporter"
+	echo
+	echo "\`bench/exporter.sh 100000 10\`: the screen under tmux with 100,000 hosts each sending once a"
+	echo "second, alone and then with \`--listen\` and /metrics scraped every second, in the same run."
+	echo
+	run bench/exporter.sh 100000 10
 } >"$tmp"
 mv "$tmp" "$res" && cat "$res"
 exit "$status"

@@ -6,7 +6,7 @@
 # stalled one, an oversized request; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 24
+need_root 26
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -110,6 +110,20 @@ ip netns exec "$b" prometheus --config.file="$E2E_TMP/prometheus.yml" \
 E2E_PIDS+=($!)
 query() { get --data-urlencode "query=$1" http://127.0.0.1:9561/api/v1/query | jq -r '.data.result[0].value[1] // empty'; }
 check "Prometheus scrapes it: up is 1" wait_for 40 eval '[ "$(query up)" = 1 ]'
+# 30 echo requests from .3 to .2, then PromQL over the window that holds them
+sleep 5
+ip netns exec "$a" ping -q -c 30 -i 0.05 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
+sleep 3
+# increase() extrapolates to the window's edges: with 1 s scrapes, at most 10/9 more
+near() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v != "" && v >= w && v <= w * 10 / 9 + 0.01) }'; }
+m='flowtop_host_receive_packets_total{ip="10.55.0.2"}'
+exact=$(query "$m - $m offset 8s")
+inc=$(query "increase($m[10s])")
+all=$(query 'sum(increase(flowtop_host_receive_packets_total[10s]))')
+check "PromQL per ip: the 30 requests to .2 exactly ($exact); increase() $inc, 60 in all ($all)" \
+	eval '[ "$exact" = 30 ] && near "$inc" 30 && near "$all" 60'
+check "PromQL: the top-1 cap holds, three hosts seen: one series and other" \
+	eval '[ "$(query "count(flowtop_host_receive_packets_total)")" = 2 ]'
 frames=$(scrape | awk '/^flowtop_frames_total/ { print $2 }')
 check "and its sum over ip is the frames flowtop saw ($frames)" \
 	wait_for 10 eval '[ "$(query "sum(flowtop_host_receive_packets_total)")" = "$frames" ]'
