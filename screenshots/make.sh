@@ -49,7 +49,7 @@ W=118 H=42
 tm() { tmux -u -L "$sock" "$@"; }
 tm new-session -d -s shot -x $W -y $H "env LANG=C.UTF-8 LC_ALL=C.UTF-8 ip netns exec $b $flowtop -i $ib -N"
 shot() {
-	tm capture-pane -e -p -t shot >"$tmp/$1.txt"
+	tm capture-pane -e -N -p -t shot >"$tmp/$1.txt"
 	grep -q flowtop "$tmp/$1.txt" || { echo "make.sh: flowtop is not on the screen" >&2; exit 1; }
 	/usr/bin/python3 ansi2png.py "$tmp/$1.txt" "$1.png" $W $H && echo "screenshots/$1.png"
 }
