@@ -12,6 +12,7 @@
 struct dump {
 	const struct view *v;
 	const char *iface;
+	const char *focus; /* the conversation view's host, or NULL */
 	enum report_format fmt;
 };
 
@@ -37,6 +38,8 @@ static void write_text(FILE *f, const struct dump *d)
 	size_t i;
 	int c;
 
+	if (d->focus)
+		fprintf(f, "conversations of %s\n", d->focus);
 	fprintf(f, "%-39s", columns[COL_ADDR].title);
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))
@@ -90,6 +93,10 @@ static void write_json(FILE *f, const struct dump *d)
 	clock_gettime(CLOCK_REALTIME, &now);
 	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&now, when));
 	report_json_string(f, d->iface);
+	if (d->focus) {
+		fputs(",\"conversations_of\":", f);
+		report_json_string(f, d->focus);
+	}
 	fprintf(f,
 		",\"view\":\"%s\",\"rate_unit\":\"%s\",\"sort\":\"%s\",\"reverse\":%s,\"rows\":[",
 		v->totals ? "totals" : "rates", v->bits ? "bit/s" : "byte/s", columns[v->sort].name,
@@ -123,9 +130,10 @@ static int write_dump(FILE *f, void *arg)
 	return 0;
 }
 
-int dump_write(const char *path, const struct view *v, const char *iface, char *err, size_t errlen)
+int dump_write(const char *path, const struct view *v, const char *iface, const char *focus,
+	       char *err, size_t errlen)
 {
-	struct dump d = { v, iface, report_format_for(path) };
+	struct dump d = { v, iface, focus, report_format_for(path) };
 
 	return snapshot_commit(path, write_dump, &d, err, errlen);
 }

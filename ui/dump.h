@@ -10,7 +10,9 @@
 
 #include "view.h"
 
-/* 0, or -errno with err filled. */
-int dump_write(const char *path, const struct view *v, const char *iface, char *err, size_t errlen);
+/* The rows of v on iface; focus names the host whose conversations they are (the
+ * conversation view), or is NULL. 0, or -errno with err filled. */
+int dump_write(const char *path, const struct view *v, const char *iface, const char *focus,
+	       char *err, size_t errlen);
 
 #endif

@@ -178,11 +178,15 @@ void ui_default_dump_name(struct ui *u)
  * (those frozen on screen when paused); see dump.h. */
 static int dump(struct ui *u, const char *path, char *err, size_t errlen)
 {
+	char focus[FMT_ADDR_LEN];
 	int ret;
 
+	if (u->conv)
+		fmt_addr(convo_focus(u->conv), focus);
 	if (!ui_view(u)->paused)
 		build(u, ui_view(u)->nrows);
-	ret = dump_write(path, ui_view(u), capture_iface(u->cap)->name, err, errlen);
+	ret = dump_write(path, ui_view(u), capture_iface(u->cap)->name, u->conv ? focus : NULL, err,
+			 errlen);
 	if (!ui_view(u)->paused)
 		ui_rebuild(u); /* back to the rows a screen needs */
 	return ret;

@@ -5,7 +5,7 @@
 # view of a host must list exactly its peers, with the frames and bytes sent each way
 # and its traffic by protocol; Enter and a double click open it, Esc returns.
 . "$(dirname "$0")/lib.sh"
-need_root 15
+need_root 16
 for t in tmux tcpreplay python3; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -77,6 +77,11 @@ check "C: 1 ICMP frame (64 B) from it, 4 TCP (800 B) to it" \
 	eval '[ "$(row 10.99.0.3)" = "10.99.0.3 1 64B 4 800B" ]'
 check "by protocol: TCP 800 B, UDP 500 B, ICMP 64 B, other 0" \
 	eval 'shows "TCP [^ ]* (800B)  UDP [^ ]* (500B)  ICMP [^ ]* (64B)  other [^ ]* (0B)"'
+keys d
+for _ in $(seq 80); do tm send-keys -t "$S" BSpace; done
+keys "$E2E_TMP/conv.json" Enter
+check "d in the view: its peers, and whose conversations they are" \
+	eval 'jqt ".conversations_of == \"10.99.0.1\" and ([.rows[].ip] == [\"10.99.0.2\", \"10.99.0.3\"])" "$E2E_TMP/conv.json"'
 keys / 10.99.0.3 Enter
 check "the filter works in the view: C alone" eval '[ "$(rows | tr "\n" " ")" = "10.99.0.3 " ]'
 keys / Escape

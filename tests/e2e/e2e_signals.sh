@@ -52,8 +52,11 @@ done
 rm -f "$E2E_TMP/rc" "$E2E_TMP/usr1.json"
 tm new-session -d -s u -x 100 -y 25 \
 	"ip netns exec $ns $FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/usr1.json; echo \$? >$E2E_TMP/rc; sleep 3"
-wait_for 5 eval 'tm capture-pane -p -t u | grep -q "flowtop  $veth"'
-kill -USR1 "$(pgrep -f "^$FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/usr1.json")"
+usr1_pid() { pgrep -f "^$FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/usr1.json"; }
+# a loaded machine (ASan, the suites before) can take seconds to load and draw
+wait_for 15 eval 'tm capture-pane -p -t u | grep -q "flowtop  $veth" && [ -n "$(usr1_pid)" ]' ||
+	echo "# e2e_signals: not drawn after 15 s: $(tm capture-pane -p -t u | head -n 3 | tr '\n' '|')"
+kill -USR1 "$(usr1_pid)"
 check "SIGUSR1: the snapshot is written" wait_for 5 eval 'jq -e .interface "$E2E_TMP/usr1.json" >/dev/null 2>&1'
 sleep 0.5
 check "SIGUSR1: the screen goes on" eval 'tm capture-pane -p -t u | grep -q "SIGUSR1: wrote"'
