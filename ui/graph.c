@@ -4,10 +4,7 @@
 
 #include <string.h>
 
-/* U+2581..U+2588: one to eight eighths of a cell, from the bottom */
-static const char *const eighths[8] = {
-	"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
-};
+#include "blocks.h"
 
 void graph_clear(struct graph *g)
 {
@@ -45,11 +42,9 @@ int graph_row(const double *v, unsigned n, double peak, int height, int row, boo
 
 	if (!len)
 		return 0;
+	buf[0] = '\0';
 	for (i = 0; i < n; i++) {
 		int fill = 0, below = (height - 1 - row) * 8; /* eighths under this row */
-		char one[2] = " ";
-		const char *s = one;
-		size_t w;
 
 		if (v[i] > 0 && peak > 0) {
 			fill = (int)(v[i] / peak * height * 8 + 0.5);
@@ -57,18 +52,12 @@ int graph_row(const double *v, unsigned n, double peak, int height, int row, boo
 				fill = 1;
 		}
 		fill -= below;
-		if (fill > 8)
-			fill = 8;
-		if (fill > 0) {
-			one[0] = fill >= 8 ? '#' : fill >= 4 ? ':' : '.';
-			s = utf8 ? eighths[fill - 1] : one;
-		}
-		w = strlen(s);
-		if (used + w + 1 > len)
+		fill = fill < 0 ? 0 : fill > 8 ? 8 : fill;
+		if (!block_append(buf, len, &used, fill, utf8,
+				  fill >= 8   ? '#'
+				  : fill >= 4 ? ':'
+					      : '.'))
 			break;
-		memcpy(buf + used, s, w);
-		used += w;
 	}
-	buf[used] = '\0';
 	return (int)i;
 }

@@ -5,9 +5,8 @@
 #include <langinfo.h>
 #include <string.h>
 
-static const char *const blocks[SPARK_LEVELS] = {
-	"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
-};
+#include "blocks.h"
+
 static const char ascii[SPARK_LEVELS + 1] = "._-:=+*#";
 
 bool spark_utf8_locale(void)
@@ -39,24 +38,16 @@ int spark_format(const double *v, unsigned n, unsigned cells, bool utf8, char *b
 		if (mean[c] > peak)
 			peak = mean[c];
 	}
+	buf[0] = '\0';
 	for (c = 0; c < cells; c++) {
-		char one[2] = " ";
-		const char *s = one;
-		size_t w;
+		int level = 0; /* eighths: 0 blank, any traffic at least 1 */
 
 		if (mean[c] > 0 && peak > 0) {
-			int level = (int)(mean[c] / peak * SPARK_LEVELS + 0.5) - 1;
-
-			level = level < 0 ? 0 : level >= SPARK_LEVELS ? SPARK_LEVELS - 1 : level;
-			one[0] = ascii[level];
-			s = utf8 ? blocks[level] : one;
+			level = (int)(mean[c] / peak * SPARK_LEVELS + 0.5);
+			level = level < 1 ? 1 : level > SPARK_LEVELS ? SPARK_LEVELS : level;
 		}
-		w = strlen(s);
-		if (used + w + 1 > len)
+		if (!block_append(buf, len, &used, level, utf8, level ? ascii[level - 1] : ' '))
 			break;
-		memcpy(buf + used, s, w);
-		used += w;
 	}
-	buf[used] = '\0';
 	return (int)c;
 }

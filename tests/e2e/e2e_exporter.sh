@@ -20,7 +20,6 @@ veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary
 ip -n "$a" addr add 10.55.0.1/24 dev "$va"
 ip -n "$a" addr add 10.55.0.3/24 dev "$va"
 ip -n "$b" addr add 10.55.0.2/24 dev "$vb"
-mac() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [^ ]*' | cut -d' ' -f2; }
 ip -n "$a" neigh add 10.55.0.2 lladdr "$(mac "$b" "$vb")" dev "$va" nud permanent
 for i in 1 3; do
 	ip -n "$b" neigh add "10.55.0.$i" lladdr "$(mac "$a" "$va")" dev "$vb" nud permanent

@@ -23,7 +23,6 @@ ip -n "$x" addr add 10.66.2.1/24 dev "$x2"
 ip -n "$y" addr add 10.66.2.2/24 dev "$y2"
 ip -n "$x" route add default via 10.66.2.2 dev "$x2" # the default interface is x2
 # no ARP on the wire: each side knows the other's address already
-mac() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [^ ]*' | cut -d' ' -f2; }
 ip -n "$x" neigh add 10.66.1.2 lladdr "$(mac "$y" "$y1")" dev "$x1" nud permanent
 ip -n "$y" neigh add 10.66.1.1 lladdr "$(mac "$x" "$x1")" dev "$y1" nud permanent
 ip -n "$x" neigh add 10.66.2.2 lladdr "$(mac "$y" "$y2")" dev "$x2" nud permanent

@@ -97,6 +97,9 @@ veth_pair() {
 	ip -n "$1" link set "$3" up && ip -n "$2" link set "$4" up
 }
 
+# mac NS IFACE: the MAC address of IFACE in namespace NS (for static neighbours: no ARP)
+mac() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [^ ]*' | cut -d' ' -f2; }
+
 # wait_for SECONDS COMMAND...: poll until the command succeeds (bounded)
 wait_for() {
 	local deadline=$((SECONDS + $1))
