@@ -212,16 +212,14 @@ int capture_filter_runs(struct capture *c, uint64_t *runs, uint64_t *run_ns)
 
 double capture_cost_ns(struct capture *c)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
+	uint64_t runs, run_ns;
 	double cost = -1;
 
-	if (c->stats_fd < 0 || bpf_obj_get_info_by_fd(bpf_load_prog_fd(c->skel), &info, &len))
+	if (capture_filter_runs(c, &runs, &run_ns))
 		return -1;
-	if (info.run_cnt > c->run_cnt)
-		cost = (double)(info.run_time_ns - c->run_time_ns) /
-		       (double)(info.run_cnt - c->run_cnt);
-	c->run_cnt = info.run_cnt;
-	c->run_time_ns = info.run_time_ns;
+	if (runs > c->run_cnt)
+		cost = (double)(run_ns - c->run_time_ns) / (double)(runs - c->run_cnt);
+	c->run_cnt = runs;
+	c->run_time_ns = run_ns;
 	return cost;
 }

@@ -199,14 +199,6 @@ static void remove_slot(struct hosttab *t, size_t s)
 	t->slots[i] = EMPTY;
 }
 
-static void add_counters(struct flow_counters *to, const struct flow_counters *c)
-{
-	to->rx_packets += c->rx_packets;
-	to->rx_bytes += c->rx_bytes;
-	to->tx_packets += c->tx_packets;
-	to->tx_bytes += c->tx_bytes;
-}
-
 /* The host idle the longest leaves: its counts, those pending included, go to "other".
  * Returns its index, free for the newcomer. */
 static uint32_t depart_oldest(struct hosttab *t)
@@ -214,8 +206,8 @@ static uint32_t depart_oldest(struct hosttab *t)
 	uint32_t i = t->oldest;
 	struct host *h = &t->hosts[i];
 
-	add_counters(&t->other, &h->total);
-	add_counters(&t->other, &h->pending);
+	counters_add(&t->other, &h->total);
+	counters_add(&t->other, &h->pending);
 	t->departed++;
 	unlink_host(t, i);
 	remove_slot(t, slot_index(t, &h->addr));
@@ -292,7 +284,7 @@ int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow
 	if (!h)
 		return -ENOMEM;
 	t->pending_bytes += c->rx_bytes + c->tx_bytes;
-	add_counters(&h->pending, c);
+	counters_add(&h->pending, c);
 	return 0;
 }
 
@@ -411,7 +403,7 @@ void hosttab_end(struct hosttab *t, double interval)
 		h->tx_hist[now % HISTORY_SLOTS] = hist_encode(h->pending.tx_bytes);
 		h->tick = now;
 		h->delta = h->pending;
-		add_counters(&h->total, &h->pending);
+		counters_add(&h->total, &h->pending);
 		memset(&h->pending, 0, sizeof(h->pending));
 		{
 			double r = window_rate(t, h, k2, 0) + window_rate(t, h, k2, 1);

@@ -121,6 +121,22 @@ static inline double per_second(uint64_t delta, double interval)
 	return interval > 0 ? (double)delta / interval : 0.0;
 }
 
+static inline void counters_add(struct flow_counters *to, const struct flow_counters *c)
+{
+	to->rx_packets += c->rx_packets;
+	to->rx_bytes += c->rx_bytes;
+	to->tx_packets += c->tx_packets;
+	to->tx_bytes += c->tx_bytes;
+}
+
+static inline void counters_sub(struct flow_counters *to, const struct flow_counters *c)
+{
+	to->rx_packets -= c->rx_packets;
+	to->rx_bytes -= c->rx_bytes;
+	to->tx_packets -= c->tx_packets;
+	to->tx_bytes -= c->tx_bytes;
+}
+
 static inline int flow_key_eq(const struct flow_key *a, const struct flow_key *b)
 {
 	uint64_t a0, a1, b0, b1;

@@ -69,14 +69,6 @@ static int busiest(const void *a, const void *b, void *arg)
 	return host_cmp_rate(*(const struct host *const *)a, *(const struct host *const *)b);
 }
 
-static void add(struct flow_counters *sum, const struct flow_counters *c, int sign)
-{
-	sum->rx_packets += (uint64_t)sign * c->rx_packets;
-	sum->rx_bytes += (uint64_t)sign * c->rx_bytes;
-	sum->tx_packets += (uint64_t)sign * c->tx_packets;
-	sum->tx_bytes += (uint64_t)sign * c->tx_bytes;
-}
-
 static bool below(const struct flow_counters *a, const struct flow_counters *b)
 {
 	return a->rx_packets < b->rx_packets || a->rx_bytes < b->rx_bytes ||
@@ -249,7 +241,7 @@ int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow
 	}
 	for (i = 0; i < n; i++) {
 		m->picks[i] = hosttab_get(t, i);
-		add(&all, &m->picks[i]->total, 1);
+		counters_add(&all, &m->picks[i]->total);
 	}
 	top = m->top < n ? m->top : n;
 	topk_select(m->picks, n, sizeof(*m->picks), top, busiest, NULL);
@@ -261,15 +253,15 @@ int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow
 		m->next[i].ip = h->addr;
 		/* new in the top (or its entry made anew): it starts at 0, its past in other */
 		m->next[i].base = was && !below(&h->total, &was->base) ? was->base : h->total;
-		add(&listed, &h->total, 1);
-		add(&listed, &m->next[i].base, -1);
+		counters_add(&listed, &h->total);
+		counters_sub(&listed, &m->next[i].base);
 	}
 	qsort(m->next, top, sizeof(*m->next), key_cmp);
 	swap = m->listed;
 	m->listed = m->next;
 	m->next = swap;
 	m->nlisted = top;
-	add(&all, &listed, -1); /* other: everything, less what the listed series show */
+	counters_sub(&all, &listed); /* other: everything, less what the listed series show */
 	err = render(m, 0, t, tot, &all, &proto, filter);
 	return err ? err : render(m, 1, t, tot, &all, &proto, filter);
 }

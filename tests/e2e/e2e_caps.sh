@@ -16,9 +16,7 @@ setcap cap_bpf,cap_perfmon,cap_net_raw+ep "$bin/flowtop" || { fail "setcap faile
 asuser=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 netns_new ca && a=$NETNS && netns_new cb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
-for ns in "$a" "$b"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$a" "$b"
 v1a=fc1a-$E2E_SFX v1b=fc1b-$E2E_SFX v2a=fc2a-$E2E_SFX v2b=fc2b-$E2E_SFX
 veth_pair "$a" "$b" "$v1a" "$v1b" && veth_pair "$a" "$b" "$v2a" "$v2b" || { fail "veths"; summary; exit; }
 ip -n "$a" addr add 10.66.1.1/24 dev "$v1a"

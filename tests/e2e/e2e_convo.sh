@@ -11,9 +11,7 @@ for t in tmux tcpreplay python3; do
 done
 
 netns_new ca && a=$NETNS && netns_new cb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
-for ns in "$a" "$b"; do # nothing of their own on the wire: no IPv6, no addresses, no ARP
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$a" "$b" # nothing of their own on the wire: no IPv6, no addresses, no ARP
 va=ftc-a-$E2E_SFX vb=ftc-b-$E2E_SFX
 veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
 

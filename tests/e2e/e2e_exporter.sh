@@ -12,9 +12,7 @@ for t in curl promtool prometheus tmux jq; do
 done
 
 netns_new ea && a=$NETNS && netns_new eb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
-for ns in "$a" "$b"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$a" "$b"
 va=fte-a-$E2E_SFX vb=fte-b-$E2E_SFX
 veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
 ip -n "$a" addr add 10.55.0.1/24 dev "$va"

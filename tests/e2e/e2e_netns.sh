@@ -11,9 +11,7 @@ command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 # X holds the watched ends (two veth pairs to Y) and a default route; Y pings X
 netns_new nx && x=$NETNS && netns_new ny && y=$NETNS || { fail "cannot create namespaces"; summary; exit; }
-for ns in "$x" "$y"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$x" "$y"
 x1=ftn1x-$E2E_SFX y1=ftn1y-$E2E_SFX x2=ftn2x-$E2E_SFX y2=ftn2y-$E2E_SFX
 veth_pair "$x" "$y" "$x1" "$y1" && veth_pair "$x" "$y" "$x2" "$y2" ||
 	{ fail "cannot create the veth pairs"; summary; exit; }

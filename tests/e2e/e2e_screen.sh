@@ -11,9 +11,7 @@ command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 command -v python3 >/dev/null || { fail "python3 is not installed"; summary; exit; }
 
 netns_new sa && a=$NETNS && netns_new sb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
-for ns in "$a" "$b"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$a" "$b"
 va=fts-a-$E2E_SFX vb=fts-b-$E2E_SFX
 veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
 for i in 1 3 4 5 6; do

@@ -12,9 +12,7 @@ send=$TESTBIN/../bench/flood_send churn=$TESTBIN/../bench/churn_send
 [ -x "$send" ] && [ -x "$churn" ] || { fail "no $send or $churn (make builds them with the tests)"; summary; exit; }
 
 netns_new sa && a=$NETNS && netns_new sb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
-for ns in "$a" "$b"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$a" "$b"
 v1a=fs1a-$E2E_SFX v1b=fs1b-$E2E_SFX v2a=fs2a-$E2E_SFX v2b=fs2b-$E2E_SFX
 veth_pair "$a" "$b" "$v1a" "$v1b" && veth_pair "$a" "$b" "$v2a" "$v2b" || { fail "veths"; summary; exit; }
 ip -n "$a" addr add 10.90.0.1/24 dev "$v1a"

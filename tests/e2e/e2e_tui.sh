@@ -8,9 +8,7 @@ need_root 43
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new ta && a=$NETNS && netns_new tb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
-for ns in "$a" "$b"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$a" "$b"
 v1a=ftu1a-$E2E_SFX v1b=ftu1b-$E2E_SFX v2a=ftu2a-$E2E_SFX v2b=ftu2b-$E2E_SFX
 veth_pair "$a" "$b" "$v1a" "$v1b" && veth_pair "$a" "$b" "$v2a" "$v2b" ||
 	{ fail "cannot create the veth pairs"; summary; exit; }

@@ -8,9 +8,7 @@ need_root 7
 
 netns_new a && a=$NETNS && netns_new b && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 ia=fva-$E2E_SFX ib=fvb-$E2E_SFX
-for ns in "$a" "$b"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ipv6_off "$a" "$b"
 veth_pair "$a" "$b" "$ia" "$ib" || { fail "cannot create the veth pair"; summary; exit; }
 ip -n "$a" addr add 10.77.0.1/24 dev "$ia"
 ip -n "$b" addr add 10.77.0.2/24 dev "$ib"

@@ -91,6 +91,16 @@ netns_new() {
 	ip -n "$NETNS" link set lo up
 }
 
+# ipv6_off NS...: no IPv6 in the namespaces, on links made after it too: no router or
+# neighbour solicitations of their own on the wire, so counts are what a test sends
+ipv6_off() {
+	local ns
+	for ns in "$@"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1
+	done
+}
+
 # veth_pair NS_A NS_B IF_A IF_B: a veth between two namespaces, both ends up
 veth_pair() {
 	ip link add "$3" netns "$1" type veth peer name "$4" netns "$2" || return 1
