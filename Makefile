@@ -52,7 +52,7 @@ FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
-.PHONY: all deps test-deps run check tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
+.PHONY: all deps test-deps run check check-fast check-e2e check-stress tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -68,11 +68,42 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	./$(BIN) $(if $(IFACE),-i $(IFACE))
 
+# every test; the README's test command and CI's (tests/run.sh says what each tier runs)
 check: test-deps
 	$(Q)$(MAKE) --no-print-directory tests
-	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
+	$(Q)$(RUN_TESTS)
 
+# the edit-build-test loop: format, unit and kernel tests, the fuzz targets over their
+# committed seeds; a few seconds
+check-fast: test-deps
+	$(Q)$(MAKE) --no-print-directory $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS)
+	$(Q)$(RUN_TESTS) --fast
+
+# chosen suites: make check-e2e SUITE='e2e_tui test_view'
+check-e2e: test-deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)$(RUN_TESTS) $(or $(SUITE),$(error name the suites: make check-e2e SUITE=e2e_tui))
+
+# the end-to-end tier REPEAT (3) times over, a busy loop on one CPU and namespaces of
+# another program coming and going meanwhile: a test that passes only on a quiet machine
+# fails here
+REPEAT ?= 3
+check-stress: test-deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)$(RUN_TESTS) --repeat $(REPEAT) --load e2e
+
+RUN_TESTS = FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
+
+# everything the tests run: they build nothing themselves
 tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS) $(OUT)/bench/flood_send $(OUT)/bench/churn_send
+
+ifeq ($(SAN),1)
+# valgrind cannot run a sanitized binary: under SAN=1, e2e_faults memchecks the plain one
+tests: plain
+.PHONY: plain
+plain:
+	$(Q)$(MAKE) --no-print-directory SAN=0 flowtop
+endif
 
 $(OUT) $(OUT)/src $(OUT)/ui $(OUT)/tests $(OUT)/fuzz:
 	$(Q)mkdir -p $@

@@ -4,7 +4,7 @@
 #
 #   tests/corpus/replay.sh [-q] [--settle S] [--linger S] [--pps N] PCAP... -- COMMAND...
 #
-# Makes two namespaces ft-ra-XXXXXX and ft-rb-XXXXXX joined by a veth (MTU 9000, IPv6 off
+# Makes two namespaces ft-ra-SUFFIX and ft-rb-SUFFIX joined by a veth (MTU 9000, IPv6 off
 # before the link exists, ARP off, VLAN/GRO/GSO/TSO offloads off when ethtool is there),
 # so neither kernel sends a frame of its own. COMMAND runs in the second namespace with
 # every "{IF}" replaced by its end of the veth; after --settle seconds (default 1)
@@ -30,9 +30,10 @@ done
 	{ echo "usage: replay.sh [-q] [--settle S] [--linger S] PCAP... -- COMMAND..." >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "replay.sh: needs root (netns, veth)" >&2; exit 2; }
 
-sfx=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
+# under tests/run.sh, names carry the calling suite's suffix, which its leak check knows
+sfx=${E2E_SFX:-$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')}$(od -An -N1 -tx1 /dev/urandom | tr -d ' \n')
 nsa=ft-ra-$sfx nsb=ft-rb-$sfx ifa=fra-$sfx ifb=frb-$sfx
-tmpd=$(mktemp -d) cpid=
+tmpd=$(mktemp -d "/tmp/ft-replay-$sfx-XXXXXX") cpid=
 
 cleanup() {
 	trap - EXIT INT TERM

@@ -9,7 +9,7 @@
 need_root 15
 command -v setcap >/dev/null || { fail "setcap is not installed (libcap2-bin)"; summary; exit; }
 
-bin=$(mktemp -d /tmp/flowtop-caps-XXXXXX) && E2E_PATHS+=("$bin")
+bin=$(mktemp -d "/tmp/ft-caps-$E2E_SFX-XXXXXX") && E2E_PATHS+=("$bin")
 chmod 755 "$bin"
 cp "$FLOWTOP" "$bin/flowtop" && chmod 755 "$bin/flowtop"
 setcap cap_bpf,cap_perfmon,cap_net_raw+ep "$bin/flowtop" || { fail "setcap failed"; summary; exit; }
@@ -57,7 +57,7 @@ check "as uid 65534, the screen quits with status 0" \
 
 # root with -u: once attached, the user alone with CAP_NET_RAW; counts, snapshot, switch
 nobody=$(getent passwd 65534 | cut -d: -f1)
-snapdir=$(mktemp -d /tmp/flowtop-caps-snap-XXXXXX) && E2E_PATHS+=("$snapdir")
+snapdir=$(mktemp -d "/tmp/ft-caps-snap-$E2E_SFX-XXXXXX") && E2E_PATHS+=("$snapdir")
 chown 65534 "$snapdir"
 start_bg "$b" "$E2E_TMP/user.out" "$FLOWTOP" -i "$v1b" -u "$nobody" -b --json -d 0.2 \
 	-o "$snapdir/snap.json"

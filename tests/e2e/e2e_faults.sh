@@ -142,10 +142,11 @@ fi
 # valgrind and ASan cannot share a process: under make SAN=1, memcheck the plain build
 vg_bin=$FLOWTOP
 if sanitized "$FLOWTOP"; then
-	make -s -C "$(dirname "$0")/../.." flowtop >/dev/null 2>&1
-	vg_bin=$(realpath "$(dirname "$0")/../../flowtop")
+	vg_bin=$(realpath "$(dirname "$0")/../../flowtop") # make SAN=1 tests builds it too
 fi
-if command -v valgrind >/dev/null; then
+if [ ! -x "$vg_bin" ] || sanitized "$vg_bin"; then
+	fail "valgrind memcheck: no plain build at $vg_bin (make SAN=1 tests makes one)"
+elif command -v valgrind >/dev/null; then
 	ip netns exec "$ns" valgrind -q --leak-check=full \
 		--suppressions="$(dirname "$0")/../valgrind.supp" --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=99 "$vg_bin" -i "$if_" -b --json -n 3 -d 0.1 -o "$E2E_TMP/vg.csv" \

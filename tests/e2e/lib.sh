@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # lib.sh -- shared by the end-to-end tests: results, root checks, private namespaces.
 # Source it; each test script ends with `summary`. Everything a script creates is named
-# with a random suffix and removed by the EXIT trap, also when the script fails.
+# with its suffix E2E_SFX (given by tests/run.sh, whose leak check looks for it after the
+# script; random when run alone) and removed by the EXIT trap, also when the script fails.
 set -u
 
 E2E_NAME=$(basename "$0" .sh)
 E2E_PASSED=0 E2E_FAILED=0 E2E_SKIPPED=0
-E2E_SFX=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
-E2E_TMP=$(mktemp -d "/tmp/flowtop-$E2E_NAME-XXXXXX")
+E2E_SFX=${E2E_SFX:-$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')}
+export E2E_SFX # tests/corpus/replay.sh names what it makes with it too
+E2E_TMP=$(mktemp -d "/tmp/ft-$E2E_NAME-$E2E_SFX-XXXXXX")
 E2E_NS=() E2E_PIDS=() E2E_PATHS=() E2E_TMUXES=() E2E_TMUX=
 FLOWTOP=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${FLOWTOP:-flowtop}")
 TESTBIN=$(cd "${FLOWTOP_ROOT:-.}" && realpath "${TESTBIN:-.output/tests}")
