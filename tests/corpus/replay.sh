@@ -2,21 +2,28 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # replay.sh -- send captures across a private veth pair while a command watches the far end.
 #
-#   tests/corpus/replay.sh [-q] [--settle S] [--linger S] [--pps N] PCAP... -- COMMAND...
+#   tests/corpus/replay.sh [-q] [--samples FILE | --settle S --linger S] [--pps N] \
+#       PCAP... -- COMMAND...
 #
 # Makes two namespaces ft-ra-SUFFIX and ft-rb-SUFFIX joined by a veth (MTU 9000, IPv6 off
 # before the link exists, ARP off, VLAN/GRO/GSO/TSO offloads off when ethtool is there),
 # so neither kernel sends a frame of its own. COMMAND runs in the second namespace with
-# every "{IF}" replaced by its end of the veth; after --settle seconds (default 1)
-# tcpreplay sends each PCAP from the first; after --linger seconds (default 1) COMMAND
-# gets SIGINT, then SIGTERM and SIGKILL 5 s apart. Everything is removed on every exit.
+# every "{IF}" replaced by its end of the veth, then tcpreplay sends each PCAP from the
+# first, then COMMAND gets SIGINT (SIGTERM and SIGKILL 5 s apart if need be).
+# With --samples FILE, COMMAND is flowtop printing JSON samples (-b --json -d 0.1), its
+# output goes to FILE, and both steps wait for events: the replay starts once the first
+# sample is there (the filter is attached), and COMMAND is stopped once a sample counts
+# every frame the veth received (10 s at most each). Otherwise they wait --settle and
+# --linger seconds (default 1 each), for commands that say nothing (tcpdump, the bench).
+# Everything is removed on every exit.
 # Exit status: COMMAND's (our SIGINT/SIGTERM counts as 0); 1 when tcpreplay did not
 # handle every frame of a capture; 2 for bad usage.
 set -u
 
-settle=1 linger=1 quiet=0 speed=(--topspeed) pcaps=() cmd=()
+settle=1 linger=1 quiet=0 speed=(--topspeed) pcaps=() cmd=() samples=
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--samples) samples=$2; shift 2 ;;
 	--settle) settle=$2; shift 2 ;;
 	--linger) linger=$2; shift 2 ;;
 	--pps) speed=(--pps="$2"); shift 2 ;;
@@ -31,7 +38,7 @@ done
 [ "$(id -u)" = 0 ] || { echo "replay.sh: needs root (netns, veth)" >&2; exit 2; }
 
 # under tests/run.sh, names carry the calling suite's suffix, which its leak check knows
-sfx=${E2E_SFX:-$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')}$(od -An -N1 -tx1 /dev/urandom | tr -d ' \n')
+sfx=${E2E_SFX:-$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')}$(od -An -N2 -tx1 /dev/urandom | tr -d ' \n')
 nsa=ft-ra-$sfx nsb=ft-rb-$sfx ifa=fra-$sfx ifb=frb-$sfx
 tmpd=$(mktemp -d "/tmp/ft-replay-$sfx-XXXXXX") cpid=
 
@@ -73,12 +80,38 @@ args=()
 for a in "${cmd[@]}"; do args+=("${a//\{IF\}/$ifb}"); done
 # job control gives the command its own process group without SIGINT ignored, as a
 # plain background job of a script would have it
+# until COMMAND TIMEOUT: poll (every 50 ms) until COMMAND succeeds, or TIMEOUT s pass
+until_ok() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		kill -0 "$cpid" 2>/dev/null || return 1
+		sleep 0.05
+	done
+}
+sampled() { [ -s "$samples" ]; }
+# counted_all: the last sample counts every frame the veth took in
+counted_all() {
+	[ "$(tail -n 1 "$samples" | jq -r .totals.packets 2>/dev/null)" = "$(received)" ]
+}
+received() { ip -n "$nsb" -s -j link show "$ifb" | jq '.[0].stats64.rx.packets'; }
+
 set -m
-ip netns exec "$nsb" env --default-signal=INT "${args[@]}" &
+if [ -n "$samples" ]; then
+	ip netns exec "$nsb" env --default-signal=INT "${args[@]}" >"$samples" &
+else
+	ip netns exec "$nsb" env --default-signal=INT "${args[@]}" &
+fi
 cpid=$!
 set +m
-sleep "$settle"
+if [ -n "$samples" ]; then
+	until_ok 10 sampled
+else
+	sleep "$settle"
+fi
 kill -0 "$cpid" 2>/dev/null || { wait "$cpid"; die "the command exited before the replay ($?)"; }
+[ -z "$samples" ] || sampled || die "no sample from the command in 10 s"
 
 # tcpreplay reads through libpcap, which refuses some pcapng files and then sends nothing
 # and exits 0: give it a classic pcap, and check that it handled every frame
@@ -100,7 +133,13 @@ for p in "${pcaps[@]}"; do
 	fi
 done
 
-sleep "$linger"
+if [ -n "$samples" ]; then
+	until_ok 10 counted_all ||
+		echo "replay.sh: after 10 s, the last sample counts $(tail -n 1 "$samples" |
+			jq -r .totals.packets 2>/dev/null) of $(received) frames received" >&2
+else
+	sleep "$linger"
+fi
 for sig in INT TERM KILL; do
 	kill -0 "$cpid" 2>/dev/null || break
 	kill -"$sig" "$cpid" 2>/dev/null

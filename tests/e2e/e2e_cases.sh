@@ -26,8 +26,8 @@ for r in rows:
 print(",".join("%s=%d" % kv for kv in t.items()))
 PY
 )
-bash "$CORPUS/replay.sh" -q --settle 0.5 --linger 0.5 "$E2E_TMP/cases.pcap" -- \
-	"$FLOWTOP" -i '{IF}' -b --json -d 60 -o "$E2E_TMP/out.json" >"$E2E_TMP/out.jsonl" 2>"$E2E_TMP/err"
+bash "$CORPUS/replay.sh" -q --samples "$E2E_TMP/out.jsonl" "$E2E_TMP/cases.pcap" -- \
+	"$FLOWTOP" -i '{IF}' -b --json -d 0.1 -o "$E2E_TMP/out.json" 2>"$E2E_TMP/err"
 check "replay and flowtop exit 0" [ $? = 0 ]
 check "live verdicts equal BPF_PROG_TEST_RUN's ($totals)" \
 	python3 "$(dirname "$0")/compare.py" "$E2E_TMP/out.json" "$E2E_TMP/expected.csv" --totals "$totals"

@@ -122,8 +122,8 @@ for i in range(10000):
     f.write(struct.pack("<IIII", 1, i, len(frame), len(frame)) + frame)
 PY
 if [ -r "$CORPUS/replay.sh" ]; then
-	bash "$CORPUS/replay.sh" -q --settle 0.5 --linger 0.5 "$E2E_TMP/many.pcap" -- \
-		"$FLOWTOP" -i '{IF}' -b --json -d 60 -m 64 -o "$E2E_TMP/many.json" >/dev/null 2>&1
+	bash "$CORPUS/replay.sh" -q --samples "$E2E_TMP/many.jsonl" "$E2E_TMP/many.pcap" -- \
+		"$FLOWTOP" -i '{IF}' -b --json -d 0.1 -m 64 -o "$E2E_TMP/many.json" 2>/dev/null
 	full_ok() {
 		jq -e '.totals.packets == 10000 and .totals.bytes == 600000 and .totals.lost == 0
 			and .totals.capacity == 64 and .totals.hosts <= 64 and .totals.hosts > 0
