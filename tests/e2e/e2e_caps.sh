@@ -41,9 +41,8 @@ check "as uid 65534, batch mode: the echoes and replies counted exactly" jqt -s 
 
 # the screen as uid 65534, and an interface switch (a new packet socket: CAP_NET_RAW)
 tmux_server caps
-tm() { tmux -L "$E2E_TMUX" "$@"; }
 tm new-session -d -s c -x 100 -y 25 \
-	"ip netns exec $b ${asuser[*]} $bin/flowtop -i $v1b -N -d 0.2; echo \$? >$E2E_TMP/rc; sleep 3"
+	"ip netns exec $b ${asuser[*]} $bin/flowtop -i $v1b -N -d 0.2; echo \$? >$E2E_TMP/rc"
 shows() { tm capture-pane -p -t c | grep -q "$1"; }
 wait_for 5 shows "flowtop  $v1b"
 tm send-keys -t c i
@@ -87,7 +86,7 @@ check "-u $nobody with a snapshot path it cannot write: exit 2, says why" \
 	eval '[ "$rc" = 2 ] && grep -q "root-only.json" <<<"$out"'
 
 tm new-session -d -s u -x 100 -y 25 \
-	"ip netns exec $b $FLOWTOP -i $v1b -u $nobody -N -d 0.2; echo \$? >$E2E_TMP/urc; sleep 3"
+	"ip netns exec $b $FLOWTOP -i $v1b -u $nobody -N -d 0.2; echo \$? >$E2E_TMP/urc"
 shows() { tm capture-pane -p -t u | grep -q "$1"; }
 wait_for 5 shows "flowtop  $v1b"
 tm send-keys -t u i

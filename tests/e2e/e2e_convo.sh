@@ -39,7 +39,6 @@ write("talk", [(1, 2, UDP)] * 3 + [(2, 1, UDP)] * 2 + [(1, 3, TCP)] * 4 + [(3, 1
 PY
 replay() { ip netns exec "$a" tcpreplay -q -i "$va" "$E2E_TMP/$1.pcap" >/dev/null 2>&1; }
 
-tm() { tmux -L "$E2E_TMUX" "$@"; }
 S=flowtop
 screen() { tm capture-pane -p -t "$S"; }
 keys() { tm send-keys -t "$S" "$@"; sleep 0.4; }
@@ -55,7 +54,7 @@ press() { # button 1 at column x, line y (0-based), pressed and released
 
 tmux_server convo
 tm new-session -d -s "$S" -x 120 -y 30 \
-	"ip netns exec $b $FLOWTOP -i $vb -N -d 0.2 -s addr; echo \$? >$E2E_TMP/rc; sleep 30"
+	"ip netns exec $b $FLOWTOP -i $vb -N -d 0.2 -s addr; echo \$? >$E2E_TMP/rc"
 wait_for 5 shows "flowtop  $vb" || { fail "flowtop did not start"; summary; exit; }
 replay warmup
 check "before: the hosts of the warm-up frames" \

@@ -77,7 +77,7 @@ c=$(code -H "X-Big: $big" "http://127.0.0.1:$PORT/metrics")
 check "an oversized request is refused ($c), and flowtop serves on" \
 	eval '[ "$c" != 200 ] && [ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
 # a client that sends half a request and waits, while 20 others scrape at once
-ip netns exec "$b" bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf 'GET /metr' >&3; sleep 8" &
+ip netns exec "$b" bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf 'GET /metr' >&3" &
 E2E_PIDS+=($!)
 sleep 0.3
 for i in $(seq 20); do
@@ -140,17 +140,17 @@ check "beside -b: the samples printed and /metrics served" \
 
 # beside the screen
 tmux_server exp
-tmux -L "$E2E_TMUX" new-session -d -s s -x 120 -y 30 \
-	"ip netns exec $b $FLOWTOP -i $vb --listen 127.0.0.1:$PORT -N -d 0.2; sleep 30"
+tm new-session -d -s s -x 120 -y 30 \
+	"ip netns exec $b $FLOWTOP -i $vb --listen 127.0.0.1:$PORT -N -d 0.2"
 check "beside the screen: the screen draws and /metrics answers" \
-	wait_for 5 eval 'tmux -L "$E2E_TMUX" capture-pane -p -t s | grep -q "flowtop  $vb" && [ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
+	wait_for 5 eval 'tm capture-pane -p -t s | grep -q "flowtop  $vb" && [ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
 
 # the systemd unit's ExecStart, as an unprivileged user with the unit's capabilities
 unit=$(dirname "$0")/../../contrib/flowtop-exporter@.service
 args=$(sed -n 's/^ExecStart=[^ ]* //p' "$unit")
 args=${args//%i/$vb}
 capset=$(sed -n 's/^AmbientCapabilities=//p' "$unit" | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
-tmux -L "$E2E_TMUX" kill-session -t s 2>/dev/null
+tm kill-session -t s 2>/dev/null
 wait_for 5 eval '[ "$(code http://127.0.0.1:$PORT/metrics)" = 000 ]'
 # shellcheck disable=SC2086
 ip netns exec "$b" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$capset" \

@@ -83,7 +83,6 @@ check "back: flowtop attaches to it again" [ "$out" = "$if_" ]
 
 # the same faults on the screen (tmux, a private server): down, renamed, moved away
 tmux_server main
-tm() { tmux -L "$E2E_TMUX" "$@"; }
 shows() { tm capture-pane -p -t f | grep -q -- "$1"; }
 tm new-session -d -s f -x 100 -y 25 "ip netns exec $ns $FLOWTOP -i $if_ -N -d 0.2 -o $E2E_TMP/tty.json"
 wait_for 10 shows "flowtop  $if_ (up)"

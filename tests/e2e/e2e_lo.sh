@@ -16,7 +16,7 @@ wait_for 10 grep -q listening "$E2E_TMP/tcpdump.out.err"
 # 10 IPv4 echoes of 98 bytes (14 + 20 + 8 + 56) and 5 IPv6 echoes of 118, with replies
 ip netns exec "$ns" ping -q -c 10 -i 0.01 127.0.0.1 >/dev/null
 ip netns exec "$ns" ping -q -6 -c 5 -i 0.01 ::1 >/dev/null
-sleep 0.3
+wait_for 10 counted "$E2E_TMP/flowtop.out" 30
 stop_bg "$ft_pid" INT
 stop_bg "$td_pid" INT
 

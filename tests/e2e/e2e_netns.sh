@@ -88,8 +88,7 @@ check "an interface of another namespace is unknown inside it: exit 2" \
 
 # the screen: header, picker and a switch inside the namespace
 tmux_server netns
-tm() { tmux -L "$E2E_TMUX" "$@"; }
-tm new-session -d -s s -x 120 -y 30 "$FLOWTOP --netns $x -i $x1 -N -d 0.3; echo \$? >$E2E_TMP/rc; sleep 30"
+tm new-session -d -s s -x 120 -y 30 "$FLOWTOP --netns $x -i $x1 -N -d 0.3; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t s; }
 check "screen: the header names interface and namespace" \
 	wait_for 5 eval 'screen | grep -q "flowtop  $x1 in netns $x (up)"'

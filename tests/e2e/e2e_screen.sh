@@ -30,7 +30,7 @@ for i in 4 5 6; do
 	E2E_PIDS+=($!)
 done
 
-tm() { tmux -u -L "$E2E_TMUX" "$@"; }
+E2E_TMUX_UTF8=1
 S=flowtop
 screen() { tm capture-pane -p -t "$S"; }
 screen_e() { tm capture-pane -e -p -t "$S"; }
@@ -85,7 +85,7 @@ has_colour() { screen_e | grep -qP '\x1b\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5;[0-9]+|
 # ---- colour always, UTF-8, 45 lines: graph on by default, sparklines in blocks ----
 tmux_server colour
 tm new-session -d -s "$S" -x 130 -y 45 \
-	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 ip netns exec $b $FLOWTOP -i $vb -d 0.1 --color=always; echo \$? >$E2E_TMP/rc1; sleep 30"
+	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 ip netns exec $b $FLOWTOP -i $vb -d 0.1 --color=always; echo \$? >$E2E_TMP/rc1"
 check "starts: the steady host on screen, by name" wait_for 10 shows '^steady.flowtop.test '
 check "--color=always: colour escapes on screen" has_colour
 check "45 lines: the graph is on by default, in and out" \
@@ -140,7 +140,7 @@ check "quits with status 0" wait_for 5 eval '[ "$(cat $E2E_TMP/rc1 2>/dev/null)"
 # ---- colour never, ASCII, 30 lines, no mouse ----
 tmux_server mono
 tm new-session -d -s "$S" -x 120 -y 30 \
-	"env LANG=C LC_ALL=C ip netns exec $b $FLOWTOP -i $vb -d 0.1 --color=never --no-mouse; sleep 30"
+	"env LANG=C LC_ALL=C ip netns exec $b $FLOWTOP -i $vb -d 0.1 --color=never --no-mouse"
 check "--color=never: drawn, and no colour escape" wait_for 10 eval 'shows "^steady.flowtop.test " && ! has_colour'
 check "monochrome: the title bar in reverse video" \
 	eval 'screen_e | grep -qP "^\x1b\[[0-9;]*7[;m].*flowtop"'
@@ -155,6 +155,6 @@ check "--no-mouse: a click sorts nothing" eval '! shows "^ADDRESS ^"'
 # ---- NO_COLOR with --color=auto ----
 tmux_server nocolor
 tm new-session -d -s "$S" -x 120 -y 30 \
-	"env NO_COLOR=1 ip netns exec $b $FLOWTOP -i $vb -d 0.1; sleep 30"
+	"env NO_COLOR=1 ip netns exec $b $FLOWTOP -i $vb -d 0.1"
 check "NO_COLOR=1: auto draws without colour" wait_for 10 eval 'shows "^steady.flowtop.test " && ! has_colour'
 summary

@@ -14,7 +14,6 @@ veth=fsg-$E2E_SFX
 ip -n "$ns" link add "$veth" type veth peer name "${veth}p" && ip -n "$ns" link set "$veth" up &&
 	ip -n "$ns" link set "${veth}p" up || { fail "cannot create a veth"; summary; exit; }
 tmux_server sig
-tm() { tmux -L "$E2E_TMUX" "$@"; }
 flowtop_pid() { pgrep -f "^$FLOWTOP -i $veth -d 0.2 -o" | head -n 1; }
 
 # run SIGNAL TWICE: one screen session ended by SIGNAL; prints what went wrong, if anything
@@ -22,7 +21,7 @@ run() {
 	local sig=$1 twice=$2 pid
 	rm -f "$E2E_TMP/rc" "$E2E_TMP/stty" "$E2E_TMP/snap.json"
 	tm new-session -d -s s -x 100 -y 25 \
-		"ip netns exec $ns $FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/snap.json; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty; sleep 3"
+		"ip netns exec $ns $FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/snap.json; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty"
 	wait_for 5 eval 'tm capture-pane -p -t s | grep -q "flowtop  $veth"' || { echo "no screen"; return; }
 	pid=$(flowtop_pid)
 	sleep 0.3 # a sample or two, the resolver thread running
@@ -51,7 +50,7 @@ done
 # SIGUSR1: a snapshot, and the screen goes on
 rm -f "$E2E_TMP/rc" "$E2E_TMP/usr1.json"
 tm new-session -d -s u -x 100 -y 25 \
-	"ip netns exec $ns $FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/usr1.json; echo \$? >$E2E_TMP/rc; sleep 3"
+	"ip netns exec $ns $FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/usr1.json; echo \$? >$E2E_TMP/rc"
 usr1_pid() { pgrep -f "^$FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/usr1.json"; }
 # a loaded machine (ASan, the suites before) can take seconds to load and draw
 wait_for 15 eval 'tm capture-pane -p -t u | grep -q "flowtop  $veth" && [ -n "$(usr1_pid)" ]' ||

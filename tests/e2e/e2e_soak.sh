@@ -84,7 +84,6 @@ check "churn: each sample lists 5 hosts (-L 5)" \
 
 # the screen: switches between the two veths
 tmux_server main
-tm() { tmux -L "$E2E_TMUX" "$@"; }
 tm new-session -d -s soak -x 100 -y 20 \
 	"ASAN_OPTIONS=${ASAN_OPTIONS:-} ip netns exec $b $FLOWTOP -i $v1b -N -d 0.2"
 header() { tm capture-pane -p -t soak | head -n 1; }

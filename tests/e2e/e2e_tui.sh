@@ -31,16 +31,21 @@ E2E_PIDS+=($!)
 
 tmux_server main
 S=flowtop
-tm() { tmux -L "$E2E_TMUX" "$@"; }
 tm new-session -d -s "$S" -x 120 -y 30 \
-	"ip netns exec $b $FLOWTOP -i $v1b -N -d 0.5 -o $E2E_TMP/exit.json; echo \$? >$E2E_TMP/rc; sleep 5"
+	"ip netns exec $b $FLOWTOP -i $v1b -N -d 0.5 -o $E2E_TMP/exit.json; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t "$S"; }
 rows() { screen | sed -n '5,28p' | grep -v '^ *$'; }
-keys() { tm send-keys -t "$S" "$@"; sleep 0.3; }
+# keys are read in order; each check after them waits for its effect on the screen
+keys() { tm send-keys -t "$S" "$@"; }
 shows() { screen | grep -q -- "$1"; }
 shows_not() { ! screen | grep -q -- "$1"; }
 first_row() { rows | head -n 1 | awk '{print $1}'; }
 wait_shows() { wait_for 5 shows "$1"; }
+# seen EXPR: wait (5 s at most) until the shell expression holds
+seen() { wait_for 5 eval "$1"; }
+# uptime: the seconds the header says flowtop has been up
+uptime() { screen | head -n 1 | sed -n 's/.* up \([0-9]*\):\([0-9]*\):\([0-9]*\) .*/\1 \2 \3/p' |
+	awk '{ print $1 * 3600 + $2 * 60 + $3 }'; }
 
 check "header: interface and host count" wait_shows "flowtop  $v1b (up)  up 00:00:0.  hosts 3/65536"
 check "rows: the three hosts of the first pair" \
@@ -48,23 +53,23 @@ check "rows: the three hosts of the first pair" \
 check "rows: nothing of the second pair" eval '! rows | grep -q "^10\.77\.2\."'
 check "sorted by RX 2s: busiest receiver first" wait_for 5 eval '[ "$(first_row)" = 10.77.1.2 ]'
 keys '<'
-check "'<' sorts by address" eval 'shows "^ADDRESS \^" && [ "$(first_row)" = 10.77.1.1 ]'
+check "'<' sorts by address" seen 'shows "^ADDRESS \^" && [ "$(first_row)" = 10.77.1.1 ]'
 keys r
-check "'r' reverses" eval 'shows "^ADDRESS v" && [ "$(first_row)" = 10.77.1.3 ]'
+check "'r' reverses" seen 'shows "^ADDRESS v" && [ "$(first_row)" = 10.77.1.3 ]'
 keys r '>'
-check "'>' moves the sort right again" eval 'shows "RX 2s v" && [ "$(first_row)" = 10.77.1.2 ]'
+check "'>' moves the sort right again" seen 'shows "RX 2s v" && [ "$(first_row)" = 10.77.1.2 ]'
 
 keys / 10.77.1.3 Enter
-check "'/' filter: one row left" eval '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
-check "the header shows the filter" shows "filter: 10.77.1.3"
+check "'/' filter: one row left" seen '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
+check "the header shows the filter" wait_shows "filter: 10.77.1.3"
 keys / Escape
-check "Esc clears the filter" eval '[ "$(rows | wc -l)" = 3 ] && ! screen | head -n 1 | grep -q filter'
+check "Esc clears the filter" seen '[ "$(rows | wc -l)" = 3 ] && ! screen | head -n 1 | grep -q filter'
 keys / 10.0.0.0/33 Enter
 check "a bad filter: said on the status line, rows kept" \
-	eval 'shows "invalid filter .10.0.0.0/33.: prefix length" && [ "$(rows | wc -l)" = 3 ]'
+	seen 'shows "invalid filter .10.0.0.0/33.: prefix length" && [ "$(rows | wc -l)" = 3 ]'
 
 keys / 10.77.1.0/24 Enter d
-check "'d' offers the -o file" shows "Dump to (.json, .csv, text): $E2E_TMP/exit.json"
+check "'d' offers the -o file" wait_shows "Dump to (.json, .csv, text): $E2E_TMP/exit.json"
 keys C-u
 for _ in $(seq 60); do tm send-keys -t "$S" BSpace; done
 keys "$E2E_TMP/dump.csv" Enter
@@ -87,30 +92,31 @@ check "an unwritable dump path: the error, and flowtop goes on" \
 keys / Escape
 
 keys p
-check "'p' pauses" shows "PAUSED"
-before=$(rows)
-sleep 1.5
+check "'p' pauses" wait_shows "PAUSED"
+# two seconds by flowtop's own clock: four samples taken meanwhile, none shown
+before=$(rows) t0=$(uptime)
+wait_for 10 eval '[ "$(uptime)" -ge $((t0 + 2)) ]'
 check "paused: the numbers stand still" [ "$before" = "$(rows)" ]
 keys p
-check "'p' again resumes" eval 'shows_not PAUSED && sleep 1.2 && [ "$before" != "$(rows)" ]'
+check "'p' again resumes" seen 'shows_not PAUSED && [ "$before" != "$(rows)" ]'
 
 keys h
-check "'h' opens the help" shows "flowtop keys"
+check "'h' opens the help" wait_shows "flowtop keys"
 keys x
-check "any key closes it" shows_not "flowtop keys"
+check "any key closes it" seen 'shows_not "flowtop keys"'
 keys t
-check "'t' shows cumulative totals" shows "RX PKTS"
+check "'t' shows cumulative totals" wait_shows "RX PKTS"
 keys t b
-check "'b' shows bytes per second" eval 'rows | head -n 1 | grep -q "[0-9]kB "'
+check "'b' shows bytes per second" seen 'shows_not "RX PKTS" && rows | head -n 1 | grep -q "[0-9]kB "'
 keys b n
 check "'n' shows names" wait_shows "^alpha.flowtop.test"
 keys n
 
 keys i
-check "'i' lists the interfaces" eval 'shows "watch which interface" && shows "$v2b" && shows "$v1b .*(now)"'
+check "'i' lists the interfaces" seen 'shows "watch which interface" && shows "$v2b" && shows "$v1b .*(now)"'
 keys j Enter
 check "picking one switches to it" wait_shows "flowtop  $v2b (up)"
-check "the status line says counters start over" shows "now watching $v2b: counters start over"
+check "the status line says counters start over" wait_shows "now watching $v2b: counters start over"
 check "rows now show only the second pair" \
 	wait_for 5 eval 'rows | grep -q "^10\.77\.2\.2" && ! rows | grep -q "^10\.77\.1\."'
 keys i k Enter
@@ -120,7 +126,7 @@ check "and back to the first" wait_shows "flowtop  $v1b (up)"
 ip -n "$b" link add "ftgone-$E2E_SFX" type dummy 2>/dev/null ||
 	ip -n "$b" link add "ftgone-$E2E_SFX" type veth peer name "ftgp-$E2E_SFX"
 keys i
-check "the picker lists the new interface" shows "ftgone-$E2E_SFX"
+check "the picker lists the new interface" wait_shows "ftgone-$E2E_SFX"
 ip -n "$b" link del "ftgone-$E2E_SFX"
 for _ in 1 2 3 4 5 6; do tm send-keys -t "$S" j; done # it was created last
 keys Enter
@@ -128,14 +134,11 @@ check "a vanished pick: says why, keeps the current one" \
 	eval 'wait_shows "no interface .ftgone-$E2E_SFX.*still watching $v1b" && shows "flowtop  $v1b (up)"'
 
 tm resize-window -t "$S" -x 300 -y 100
-sleep 0.8
-check "300x100: drawn, the footer at the bottom" eval 'shows "RX 40s" && [ "$(screen | sed -n 100p | grep -c "h Help")" = 1 ]'
+check "300x100: drawn, the footer at the bottom" seen 'shows "RX 40s" && [ "$(screen | sed -n 100p | grep -c "h Help")" = 1 ]'
 tm resize-window -t "$S" -x 40 -y 10
-sleep 0.8
-check "40x10: still drawing, columns dropped" eval 'shows "^ADDRESS" && shows_not "RX 40s"'
+check "40x10: still drawing, columns dropped" seen 'shows "^ADDRESS" && shows_not "RX 40s"'
 tm resize-window -t "$S" -x 120 -y 30
-sleep 0.8
-check "120x30 again: all rate columns back" shows "RX 40s"
+check "120x30 again: all rate columns back" wait_shows "RX 40s"
 
 ip -n "$b" link del "$v1b"
 check "the watched interface vanishes: said, picker offered" \
@@ -158,12 +161,12 @@ for how in TERM C-c; do
 	tm kill-server 2>/dev/null
 	tmux_server "$how"
 	tm new-session -d -s "$S" -x 100 -y 25 -c "$E2E_TMP" \
-		"ip netns exec $b $FLOWTOP -i $v2b -N; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty; sleep 5"
+		"ip netns exec $b $FLOWTOP -i $v2b -N; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty"
 	wait_shows "flowtop  $v2b"
 	if [ "$how" = TERM ]; then
 		keys d
 		check "no -o: the dump defaults to flowtop-IFACE-DATE-TIME.txt" \
-			shows "Dump to (.json, .csv, text): flowtop-$v2b-20[0-9]\{6\}-[0-9]\{6\}\.txt"
+			wait_shows "Dump to (.json, .csv, text): flowtop-$v2b-20[0-9]\{6\}-[0-9]\{6\}\.txt"
 		keys Escape
 		kill -TERM "$(pgrep -f "^$FLOWTOP -i $v2b -N")" # ours: its interface is unique
 	else

@@ -4,7 +4,7 @@
 # the receiving end must account for every frame, packet for packet, byte for byte.
 # IPv6 is off and the neighbours are static, so the kernels add no traffic of their own.
 . "$(dirname "$0")/lib.sh"
-need_root 7
+need_root 8
 
 netns_new a && a=$NETNS && netns_new b && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 ia=fva-$E2E_SFX ib=fvb-$E2E_SFX
@@ -28,7 +28,7 @@ check "both instances attach and sample" \
 # 20 echo requests of 142 bytes on the wire (14 + 20 + 8 + 100), 5 of 1042, and replies
 ip netns exec "$a" ping -q -c 20 -i 0.01 -s 100 10.77.0.2 >/dev/null
 ip netns exec "$a" ping -q -c 5 -i 0.01 -s 1000 10.77.0.2 >/dev/null
-sleep 0.3
+check "the JSON instance counts the 50 frames" wait_for 10 counted "$E2E_TMP/json.out" 50
 stop_bg "$json_pid" INT
 check "SIGINT: exit status 0" [ $? = 0 ]
 stop_bg "$text_pid" TERM

@@ -78,11 +78,16 @@ need_file() {
 sanitized() { grep -qa __asan_init "$1"; }
 
 # tmux_server NAME: a private tmux server for the script (E2E_TMUX names its socket),
-# killed on exit; a new name for each, so a new server never races a dying one
+# killed on exit; a new name for each, so a new server never races a dying one. Its
+# panes stay after their command ends (remain-on-exit), so the test reads the last
+# screen and the status the command wrote, with no sleep to keep them open.
 tmux_server() {
 	E2E_TMUX=ft-$1-$E2E_SFX
 	E2E_TMUXES+=("$E2E_TMUX")
+	echo "set -g remain-on-exit on" >"$E2E_TMP/tmux.conf"
 }
+# tm ARGS...: tmux on the script's server (E2E_TMUX_UTF8=1: -u, UTF-8 forced)
+tm() { tmux ${E2E_TMUX_UTF8:+-u} -f "$E2E_TMP/tmux.conf" -L "$E2E_TMUX" "$@"; }
 
 # netns_new NAME: create a namespace named ft-NAME-<suffix>, with lo up, its name in
 # NETNS. Not for $(...): the cleanup list must grow in this shell, not in a subshell.
@@ -121,6 +126,10 @@ wait_for() {
 		sleep 0.1
 	done
 }
+
+# counted FILE N: the last JSON sample flowtop wrote to FILE counts N frames (for
+# wait_for: the frames a test sent are all in before it looks at the counts)
+counted() { [ "$(tail -n 1 "$1" | jq -r .totals.packets 2>/dev/null)" = "$2" ]; }
 
 # start_bg NS OUT COMMAND...: run in a namespace, in the background, stdout to OUT;
 # the PID is in BG_PID and is killed on exit if still running
