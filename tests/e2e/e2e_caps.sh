@@ -31,7 +31,7 @@ check "as uid 65534, once attached: CAP_NET_RAW alone" \
 	eval '[ "$(awk "/^CapEff/ { print \$2 }" /proc/$ftpid/status)" = 0000000000002000 ] &&
 	      [ "$(awk "/^Uid/ { print \$2 }" /proc/$ftpid/status)" = 65534 ]'
 ip netns exec "$a" ping -q -c 5 -i 0.05 10.66.1.2 >/dev/null
-sleep 0.5
+wait_for 10 last_is "$E2E_TMP/batch.out" '.hosts[] | select(.ip == "10.66.1.1") | .rx_packets == 5'
 stop_bg "$pid" INT
 rc=$?
 check "as uid 65534, batch mode: exit 0" [ "$rc" = 0 ]
@@ -71,7 +71,7 @@ check "-u $nobody: CAP_NET_RAW alone, the bounding set empty" \
 	eval '[ "$(status CapEff)" = 0000000000002000 ] && [ "$(status CapPrm)" = 0000000000002000 ] &&
 	      [ "$(status CapBnd)" = 0000000000000000 ] && [ "$(status NoNewPrivs)" = 1 ]'
 ip netns exec "$a" ping -q -c 4 -i 0.05 10.66.1.2 >/dev/null
-sleep 0.5
+wait_for 10 last_is "$E2E_TMP/user.out" '.hosts[] | select(.ip == "10.66.1.1") | .rx_packets == 4'
 stop_bg "$pid" TERM
 rc=$?
 check "-u $nobody, batch mode: exit 0, counted exactly" eval '[ "$rc" = 0 ] && jqt -s \

@@ -41,7 +41,8 @@ replay() { ip netns exec "$a" tcpreplay -q -i "$va" "$E2E_TMP/$1.pcap" >/dev/nul
 
 S=flowtop
 screen() { tm capture-pane -p -t "$S"; }
-keys() { tm send-keys -t "$S" "$@"; sleep 0.4; }
+keys() { tm send-keys -t "$S" "$@"; } # read in order; checks wait for their effect
+seen() { wait_for 5 eval "$1"; }
 shows() { screen | grep -q -- "$1"; }
 rows() { screen | awk '/^ADDRESS/ { on = 1; next } on && /^[0-9a-z]/ { print $1 }'; }
 # a row of the totals view: address rxpkts rxbytes txpkts txbytes
@@ -71,32 +72,32 @@ check "exactly its peers: B and C, not D, nor E from before" \
 check "B: 2 frames (200 B) from it, 3 (300 B) to it" \
 	wait_for 3 eval '[ "$(row 10.99.0.2)" = "10.99.0.2 2 200B 3 300B" ]'
 check "C: 1 ICMP frame (64 B) from it, 4 TCP (800 B) to it" \
-	eval '[ "$(row 10.99.0.3)" = "10.99.0.3 1 64B 4 800B" ]'
+	seen '[ "$(row 10.99.0.3)" = "10.99.0.3 1 64B 4 800B" ]'
 check "by protocol: TCP 800 B, UDP 500 B, ICMP 64 B, other 0" \
-	eval 'shows "TCP [^ ]* (800B)  UDP [^ ]* (500B)  ICMP [^ ]* (64B)  other [^ ]* (0B)"'
+	seen 'shows "TCP [^ ]* (800B)  UDP [^ ]* (500B)  ICMP [^ ]* (64B)  other [^ ]* (0B)"'
 keys d
 for _ in $(seq 80); do tm send-keys -t "$S" BSpace; done
 keys "$E2E_TMP/conv.json" Enter
 check "d in the view: its peers, and whose conversations they are" \
-	eval 'jqt ".conversations_of == \"10.99.0.1\" and ([.rows[].ip] == [\"10.99.0.2\", \"10.99.0.3\"])" "$E2E_TMP/conv.json"'
+	seen 'jqt ".conversations_of == \"10.99.0.1\" and ([.rows[].ip] == [\"10.99.0.2\", \"10.99.0.3\"])" "$E2E_TMP/conv.json"'
 keys / 10.99.0.3 Enter
-check "the filter works in the view: C alone" eval '[ "$(rows | tr "\n" " ")" = "10.99.0.3 " ]'
+check "the filter works in the view: C alone" seen '[ "$(rows | tr "\n" " ")" = "10.99.0.3 " ]'
 keys / Escape
 keys '>'
-check "and the sort: by RX PKTS, B first" eval 'shows "RX PKTS v" && [ "$(rows | head -n 1)" = 10.99.0.2 ]'
+check "and the sort: by RX PKTS, B first" seen 'shows "RX PKTS v" && [ "$(rows | head -n 1)" = 10.99.0.2 ]'
 keys Escape
 check "Esc returns to every host" \
-	eval '! shows "conversations of" && [ "$(rows | wc -l)" = 5 ] && shows "^ in "'
+	seen '! shows "conversations of" && [ "$(rows | wc -l)" = 5 ] && shows "^ in "'
 check "where the sort and view are its own again" shows '^ADDRESS \^'
 # a double click on B's row, the second: the titles' line number (1-based) is its y
 ty=$(screen | grep -n '^ADDRESS' | head -n 1 | cut -d: -f1)
 ty=$((ty + 1))
 press 2 "$ty"
 press 2 "$ty"
-sleep 0.4
-keys t
 check "a double click opens the conversations of the row" \
-	wait_for 3 shows "^ conversations of 10.99.0.2, counted for"
+	wait_for 5 shows "^ conversations of 10.99.0.2, counted for"
+keys t
+wait_for 5 shows "^ADDRESS.*RX PKTS"
 replay talk
 check "B's view: A (3 from it, 2 to it) and D (5 to it)" \
 	wait_for 5 eval '[ "$(row 10.99.0.1)" = "10.99.0.1 3 300B 2 200B" ] && [ "$(row 10.99.0.4)" = "10.99.0.4 0 0B 5 500B" ]'

@@ -34,16 +34,25 @@ E2E_TMUX_UTF8=1
 S=flowtop
 screen() { tm capture-pane -p -t "$S"; }
 screen_e() { tm capture-pane -e -p -t "$S"; }
-keys() { tm send-keys -t "$S" "$@"; sleep 0.3; }
+# keys and clicks are read in order; each check waits for its effect on the screen
+keys() { tm send-keys -t "$S" "$@"; }
+seen() { wait_for 5 eval "$1"; }
 shows() { screen | grep -q -- "$1"; }
 # a press and a release of button 1 at column x, line y (0-based), as xterm sends them
 click() {
 	local x y
 	x=$(printf %x $(($1 + 33))) y=$(printf %x $(($2 + 33)))
 	tm send-keys -t "$S" -H 1b 5b 4d 20 "$x" "$y" 1b 5b 4d 23 "$x" "$y"
-	sleep 0.4
 }
-wheel_down() { tm send-keys -t "$S" -H 1b 5b 4d 61 21 2a; sleep 0.4; }
+wheel_down() { tm send-keys -t "$S" -H 1b 5b 4d 61 21 2a; }
+# toggle_graph: 'g', and wait until the graph is gone or back; what was typed before
+# it has been read by then
+toggle_graph() {
+	local had=0
+	shows "^ in  peak " && had=1
+	keys g
+	if [ "$had" = 1 ]; then seen '! shows "^ in  peak "'; else wait_for 5 shows "^ in  peak "; fi
+}
 title_y() { screen | grep -n '^ADDRESS' | head -n 1 | awk -F: '{print $1 - 1}'; }
 # column x of a title on the title line
 title_x() { screen | grep '^ADDRESS' | head -n 1 | awk -v t="$1" '{print index($0, t) - 1}'; }
@@ -111,28 +120,28 @@ check "its sparkline decays to blank once it is quiet" \
 forgot() { p=$(peak in) && [ -n "$p" ] && awk -v p="$p" -v h="$high" 'BEGIN { exit !(p < h / 10) }'; }
 check "the graph's peak forgets the burst after 60 samples" wait_for 15 forgot
 keys g
-check "'g' hides the graph" eval '! shows "^ in  peak "'
+check "'g' hides the graph" seen '! shows "^ in  peak "'
 keys g
-check "'g' shows it again" shows "^ in  peak "
+check "'g' shows it again" wait_for 5 shows "^ in  peak "
 
 # the mouse: titles sort, rows select, the wheel scrolls
 ty=$(title_y)
 click "$(title_x 'TX 2s')" "$ty"
-check "a click on a title sorts by it" shows 'TX 2s v'
+check "a click on a title sorts by it" wait_for 5 shows 'TX 2s v'
 click "$(title_x 'TX 2s')" "$ty"
-check "a second click reverses the order" shows 'TX 2s ^'
+check "a second click reverses the order" wait_for 5 shows 'TX 2s ^'
 click 0 "$ty"
-check "a click on ADDRESS sorts by address" eval 'shows "^ADDRESS ^" && [ "$(rows | head -n 1)" = steady.flowtop.test ]'
+check "a click on ADDRESS sorts by address" seen 'shows "^ADDRESS ^" && [ "$(rows | head -n 1)" = steady.flowtop.test ]'
 click 2 $((ty + 3))
-check "a click on a row selects it" eval '[ "$(selected)" = "$(rows | sed -n 3p)" ]'
+check "a click on a row selects it" seen '[ "$(selected)" = "$(rows | sed -n 3p)" ]'
 tm send-keys -t "$S" -H 1b 5b 4d 60 21 $(printf %x $((ty + 1 + 33))) # wheel up: back to the top
-sleep 0.4
-check "the wheel scrolls the selection up" eval '[ "$(selected)" = "$(rows | sed -n 1p)" ]'
+check "the wheel scrolls the selection up" seen '[ "$(selected)" = "$(rows | sed -n 1p)" ]'
 wheel_down
-check "and 3 rows down" eval '[ "$(selected)" = "$(rows | sed -n 4p)" ]'
+check "and 3 rows down" seen '[ "$(selected)" = "$(rows | sed -n 4p)" ]'
 keys m
-check "'m' turns the mouse off, and says so" shows 'mouse off: the terminal selects text'
+check "'m' turns the mouse off, and says so" wait_for 5 shows 'mouse off: the terminal selects text'
 click "$(title_x 'RX 2s')" "$ty"
+toggle_graph
 check "then a click sorts nothing" shows '^ADDRESS ^'
 keys q
 check "quits with status 0" wait_for 5 eval '[ "$(cat $E2E_TMP/rc1 2>/dev/null)" = 0 ]'
@@ -146,10 +155,11 @@ check "monochrome: the title bar in reverse video" \
 	eval 'screen_e | grep -qP "^\x1b\[[0-9;]*7[;m].*flowtop"'
 check "30 lines: no graph by default" eval '! shows "^ in  peak "'
 keys g
-check "'g' shows it anyway, in ASCII" eval 'shows "^ in  peak " && ! screen | grep -qP "[^\x00-\x7f]"'
+check "'g' shows it anyway, in ASCII" seen 'shows "^ in  peak " && ! screen | grep -qP "[^\x00-\x7f]"'
 check "the C locale's sparkline is ASCII" \
 	wait_for 5 eval 'history_of steady.flowtop.test | grep -q "[._:=+*#-]"'
 click 0 "$(title_y)"
+toggle_graph
 check "--no-mouse: a click sorts nothing" eval '! shows "^ADDRESS ^"'
 
 # ---- NO_COLOR with --color=auto ----

@@ -127,6 +127,11 @@ wait_for() {
 	done
 }
 
+# last_is FILE JQ: the last JSON sample flowtop wrote to FILE satisfies JQ
+last_is() {
+	local line
+	line=$(tail -n 1 "$1") && [ -n "$line" ] && jqt "$2" <<<"$line" 2>/dev/null
+}
 # counted FILE N: the last JSON sample flowtop wrote to FILE counts N frames (for
 # wait_for: the frames a test sent are all in before it looks at the counts)
 counted() { [ "$(tail -n 1 "$1" | jq -r .totals.packets 2>/dev/null)" = "$2" ]; }
