@@ -39,8 +39,9 @@ E2E_PIDS+=($pid)
 check "headless: serves once a sample is taken" wait_for 5 eval '[ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
 ip netns exec "$a" ping -q -c 20 -i 0.02 -I 10.55.0.1 10.55.0.2 >/dev/null 2>&1
 ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
-sleep 0.6
-scrape >"$E2E_TMP/s1.txt"
+# scraped_at FILE N: a scrape, kept in FILE, counts N frames (a sample has taken them in)
+scraped_at() { scrape >"$1" && [ "$(val flowtop_frames_total "$1")" = "$2" ]; }
+wait_for 10 scraped_at "$E2E_TMP/s1.txt" 50
 check "promtool check metrics accepts a scrape" promtool check metrics <"$E2E_TMP/s1.txt"
 check "Content-Type is the text format 0.0.4" \
 	eval 'ip netns exec "$b" curl -s -I "http://127.0.0.1:$PORT/metrics" | grep -qi "^content-type: text/plain; version=0.0.4"'
@@ -52,8 +53,7 @@ check "and of bytes, every byte" \
 	eval '[ "$(sum_of flowtop_host_receive_bytes_total "$E2E_TMP/s1.txt")" = "$(val flowtop_bytes_total "$E2E_TMP/s1.txt")" ]'
 # traffic moves the busiest: .3 now; no series goes back, "other" included
 ip netns exec "$a" ping -q -c 40 -i 0.02 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
-sleep 0.6
-scrape >"$E2E_TMP/s2.txt"
+wait_for 10 scraped_at "$E2E_TMP/s2.txt" 130
 never_back() {
 	awk 'FNR == NR && /^flowtop_host/ { v[$1] = $2; next }
 	     /^flowtop_host/ && ($1 in v) && $2 < v[$1] { bad = 1; print "went back: " $0 }
@@ -77,9 +77,10 @@ c=$(code -H "X-Big: $big" "http://127.0.0.1:$PORT/metrics")
 check "an oversized request is refused ($c), and flowtop serves on" \
 	eval '[ "$c" != 200 ] && [ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
 # a client that sends half a request and waits, while 20 others scrape at once
-ip netns exec "$b" bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf 'GET /metr' >&3" &
+# (it waits for an answer that never comes, 20 s at most)
+ip netns exec "$b" bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf 'GET /metr' >&3; read -t 20 <&3" &
 E2E_PIDS+=($!)
-sleep 0.3
+wait_for 5 eval 'ip netns exec "$b" ss -Htn state established "( dport = :$PORT )" | grep -q .'
 for i in $(seq 20); do
 	code "http://127.0.0.1:$PORT/metrics" >"$E2E_TMP/par.$i" &
 done
@@ -105,18 +106,30 @@ ip netns exec "$b" prometheus --config.file="$E2E_TMP/prometheus.yml" \
 	--storage.tsdb.path="$E2E_TMP/tsdb" --web.listen-address=127.0.0.1:9561 \
 	>"$E2E_TMP/prom.log" 2>&1 &
 E2E_PIDS+=($!)
-query() { get --data-urlencode "query=$1" http://127.0.0.1:9561/api/v1/query | jq -r '.data.result[0].value[1] // empty'; }
+# query PROMQL [TIME]: its first value, evaluated now or at TIME (Prometheus's seconds)
+query() {
+	get --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} \
+		http://127.0.0.1:9561/api/v1/query | jq -r '.data.result[0].value[1] // empty'
+}
 check "Prometheus scrapes it: up is 1" wait_for 40 eval '[ "$(query up)" = 1 ]'
-# 30 echo requests from .3 to .2, then PromQL over the window that holds them
-sleep 5
-ip netns exec "$a" ping -q -c 30 -i 0.05 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
-sleep 3
-# increase() extrapolates to the window's edges: with 1 s scrapes, at most 10/9 more
-near() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v != "" && v >= w && v <= w * 10 / 9 + 0.01) }'; }
+# 30 echo requests from .3 to .2, between two scrapes whose times Prometheus reports:
+# t0 the last before them, t2 one over a second after; PromQL is evaluated at t2, over
+# a window that starts before t0, so neither the machine's speed nor the test's matters
 m='flowtop_host_receive_packets_total{ip="10.55.0.2"}'
-exact=$(query "$m - $m offset 8s")
-inc=$(query "increase($m[10s])")
-all=$(query 'sum(increase(flowtop_host_receive_packets_total[10s]))')
+wait_for 20 eval '[ -n "$(query "$m")" ] && [ "$(query "count_over_time(up[1h])")" -ge 3 ]'
+t0=$(query "timestamp(up)")
+ip netns exec "$a" ping -q -c 30 -i 0.05 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
+t1=$(date +%s.%N)
+later() { awk -v a="$(query "timestamp(up)")" -v b="$t1" 'BEGIN { exit !(a != "" && a > b + 1) }'; }
+wait_for 20 later
+t2=$(query "timestamp(up)")
+# a window of w seconds back from t2 holds t0; increase() extrapolates the samples'
+# span to the window's edges, with 1 s scrapes by at most w/(w-1)
+w=$(awk -v a="$t0" -v b="$t2" 'BEGIN { printf "%d\n", b - a + 2.5 }')
+near() { awk -v v="$1" -v n="$2" -v w="$w" 'BEGIN { exit !(v != "" && v >= n && v <= n * w / (w - 1) + 0.01) }'; }
+exact=$(($(query "$m" "$t2") - $(query "$m" "$t0")))
+inc=$(query "increase($m[${w}s])" "$t2")
+all=$(query "sum(increase(flowtop_host_receive_packets_total[${w}s]))" "$t2")
 check "PromQL per ip: the 30 requests to .2 exactly ($exact); increase() $inc, 60 in all ($all)" \
 	eval '[ "$exact" = 30 ] && near "$inc" 30 && near "$all" 60'
 check "PromQL: the top-1 cap holds, three hosts seen: one series and other" \
