@@ -39,11 +39,11 @@ check "SIGHUP: exit 0 after one last sample" \
 (cd "$E2E_TMP" && exec ip netns exec "$ns" "$FLOWTOP" -i "$if_" -b -d 0.2 >/dev/null 2>&1) &
 sub=$!
 E2E_PIDS+=("$sub")
-for _ in $(seq 50); do
-	pid=$(pgrep -f "^$FLOWTOP -i $if_ -b -d 0.2$")
-	[ -n "$pid" ] && grep -qs '^prog_id' /proc/"$pid"/fdinfo/* && break
-	sleep 0.1
-done
+attached() { # its PID in pid, once its filter is attached
+	pid=$(pgrep -s 0 -f "^$FLOWTOP -i $if_ -b -d 0.2$")
+	[ -n "$pid" ] && grep -qs '^prog_id' /proc/"$pid"/fdinfo/*
+}
+wait_for 5 attached
 kill -USR1 "$pid"
 check "SIGUSR1 without -o: flowtop-IFACE-DATE-TIME.txt" \
 	wait_for 5 eval 'ls "$E2E_TMP" | grep -q "^flowtop-$if_-20[0-9]\{6\}-[0-9]\{6\}\.txt$"'
@@ -94,7 +94,7 @@ check "screen, renamed: said, picker offered" \
 ip -n "$ns" link set "flr-$E2E_SFX" name "$if_"
 ip -n "$ns" link set "$if_" up
 tm send-keys -t f Escape i
-sleep 0.3
+wait_for 5 shows "watch which interface"
 for _ in 1 2 3 4; do tm send-keys -t f j; done # ours has the highest index: the last
 tm send-keys -t f Enter
 check "screen, back under its name: the picker attaches again" wait_for 5 shows "flowtop  $if_ (up)"

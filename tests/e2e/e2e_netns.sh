@@ -41,7 +41,7 @@ check "by name: attached, CapEff then CAP_NET_RAW alone (CAP_SYS_ADMIN dropped)"
 check "by name: flowtop itself moved into the namespace" \
 	[ "$(stat -L -c %i /proc/$pid/ns/net)" = "$(stat -L -c %i "/run/netns/$x")" ]
 ip netns exec "$y" ping -q -c 20 -i 0.02 10.66.1.1 >/dev/null 2>&1
-sleep 0.8
+wait_for 10 eval '[ "$(rx_of "$E2E_TMP/name.jsonl" 10.66.1.2)" = 20 ]' 2>/dev/null
 stop_bg "$pid" INT
 check "by name: exit 0 on SIGINT" [ $? = 0 ]
 check "by name: JSON names the namespace" \
@@ -61,7 +61,7 @@ pid=$!
 E2E_PIDS+=($pid)
 wait_for 5 grep -q interval "$E2E_TMP/pid.jsonl"
 ip netns exec "$y" ping -q -c 10 -i 0.02 10.66.2.1 >/dev/null 2>&1
-sleep 0.8
+wait_for 10 eval '[ "$(rx_of "$E2E_TMP/pid.jsonl" 10.66.2.2)" = 10 ]' 2>/dev/null
 stop_bg "$pid" INT
 check "by PID: the default route's interface inside the namespace" \
 	eval 'json_last "$E2E_TMP/pid.jsonl" | jqt ".interface == \"'"$x2"'\""'
@@ -93,7 +93,7 @@ screen() { tm capture-pane -p -t s; }
 check "screen: the header names interface and namespace" \
 	wait_for 5 eval 'screen | grep -q "flowtop  $x1 in netns $x (up)"'
 tm send-keys -t s i
-sleep 0.5
+wait_for 5 eval 'screen | grep -q " $x2 "'
 # an interface of this script's namespace, which the picker must not list
 here=$(ip -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }')
 check "screen: the picker lists the namespace's interfaces, not this one's" \
@@ -109,10 +109,11 @@ pid=$!
 E2E_PIDS+=($pid)
 wait_for 5 grep -q interval "$E2E_TMP/gone.out"
 ip netns del "$x" # the name only: the namespace lives on, held by flowtop
-sleep 0.5
+n0=$(grep -c interval "$E2E_TMP/gone.out")
+wait_for 5 eval '[ "$(grep -c interval "$E2E_TMP/gone.out")" -ge $((n0 + 2)) ]' # two samples on
 check "the namespace's name deleted: flowtop goes on" kill -0 "$pid"
 ip -n "$y" link del "$y1" # the pair goes, its end in x with it
-for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+wait_for 5 eval '! kill -0 "$pid" 2>/dev/null'
 wait "$pid"
 rc=$?
 check "then its interface: exit 3, and why" \

@@ -24,7 +24,8 @@ run() {
 		"ip netns exec $ns $FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/snap.json; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty"
 	wait_for 5 eval 'tm capture-pane -p -t s | grep -q "flowtop  $veth"' || { echo "no screen"; return; }
 	pid=$(flowtop_pid)
-	sleep 0.3 # a sample or two, the resolver thread running
+	# the resolver thread running beside the main one: names are on
+	wait_for 5 eval '[ "$(ls "/proc/$pid/task" 2>/dev/null | wc -l)" -ge 2 ]' || { echo "no resolver thread"; return; }
 	kill -"$sig" "$pid"
 	[ "$twice" = 1 ] && kill -"$sig" "$pid" 2>/dev/null
 	wait_for 5 test -s "$E2E_TMP/stty" || { echo "did not end"; return; }
@@ -57,8 +58,7 @@ wait_for 15 eval 'tm capture-pane -p -t u | grep -q "flowtop  $veth" && [ -n "$(
 	echo "# e2e_signals: not drawn after 15 s: $(tm capture-pane -p -t u | head -n 3 | tr '\n' '|')"
 kill -USR1 "$(usr1_pid)"
 check "SIGUSR1: the snapshot is written" wait_for 5 eval 'jq -e .interface "$E2E_TMP/usr1.json" >/dev/null 2>&1'
-sleep 0.5
-check "SIGUSR1: the screen goes on" eval 'tm capture-pane -p -t u | grep -q "SIGUSR1: wrote"'
+check "SIGUSR1: the screen goes on" wait_for 5 eval 'tm capture-pane -p -t u | grep -q "SIGUSR1: wrote"'
 tm send-keys -t u q
 wait_for 5 test -s "$E2E_TMP/rc"
 summary
