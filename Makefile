@@ -95,7 +95,13 @@ check-stress: test-deps
 RUN_TESTS = FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
 
 # everything the tests run: they build nothing themselves
-tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS) $(OUT)/bench/flood_send $(OUT)/bench/churn_send
+tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS) $(OUT)/bench/flood_send $(OUT)/bench/churn_send \
+	$(OUT)/tests/failbind.so
+
+# a fault the e2e tests preload: bind() to one interface fails
+$(OUT)/tests/failbind.so: tests/e2e/failbind.c | $(OUT)/tests
+	$(call say,CC,$@)
+	$(Q)$(CC) -std=gnu11 $(WARNINGS) $(if $(WERROR),-Werror) -O2 -shared -fPIC $< -ldl -o $@
 
 ifeq ($(SAN),1)
 # valgrind cannot run a sanitized binary: under SAN=1, e2e_faults memchecks the plain one

@@ -69,22 +69,6 @@ void capture_free(struct capture *c)
 	free(c);
 }
 
-/* Prepares a socket on the program and binds it to iface, with link_hlen set first. */
-static int open_on(struct capture *c, const struct iface_info *iface)
-{
-	int fd = rawsock_prepare(bpf_load_prog_fd(c->skel)), err;
-
-	if (fd < 0)
-		return fd;
-	bpf_load_set_link_hlen(c->skel, iface->link_hlen);
-	err = rawsock_bind(fd, iface);
-	if (err) {
-		rawsock_close(fd);
-		return err;
-	}
-	return fd;
-}
-
 int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen)
 {
 	struct iface_info next;
@@ -99,37 +83,33 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 		iface_describe_unsupported(&next, err, errlen);
 		return -EPROTONOSUPPORT;
 	}
-	/* a socket that can attach at all, before the current one is given up */
+	/* The new socket is prepared and bound while the current one still counts, so a
+	 * failure up to here leaves everything as it was. */
 	fd = rawsock_prepare(bpf_load_prog_fd(c->skel));
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-fd),
 			 fd == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
 		return fd;
 	}
-	rawsock_close(c->sock);
-	c->sock = -1;
-	sampler_set_convo(c->sampler, NULL); /* its peers were another interface's */
-	ret = sampler_reset(c->sampler, c->hosts, &c->totals);
-	if (ret) {
-		snprintf(err, errlen, "cannot empty the counters: %s", strerror(-ret));
-		rawsock_close(fd);
-		return ret;
-	}
-	bpf_load_set_link_hlen(c->skel, next.link_hlen);
 	ret = rawsock_bind(fd, &next);
 	if (ret) {
 		snprintf(err, errlen, "cannot bind to '%s': %s", ifname, strerror(-ret));
 		rawsock_close(fd);
-		/* back to where we were, if it is still there */
-		if (c->iface.ifindex && !iface_get(c->iface.name, &c->iface)) {
-			fd = open_on(c, &c->iface);
-			c->sock = fd >= 0 ? fd : -1;
-		}
 		return ret;
 	}
+	/* Then the swap. Frames of either interface that the program counted meanwhile,
+	 * some with the other's link header length, go with the counters emptied below:
+	 * counting starts over once link_hlen is the new interface's. */
+	rawsock_close(c->sock);
 	c->sock = fd;
 	c->iface = next;
-	return 0;
+	bpf_load_set_link_hlen(c->skel, next.link_hlen);
+	sampler_set_convo(c->sampler, NULL); /* its peers were another interface's */
+	ret = sampler_reset(c->sampler, c->hosts, &c->totals);
+	if (ret)
+		snprintf(err, errlen, "watching '%s', but cannot empty the counters: %s", ifname,
+			 strerror(-ret));
+	return ret;
 }
 
 int capture_sample(struct capture *c, double interval)

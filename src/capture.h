@@ -18,9 +18,10 @@ struct capture;
 struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen);
 void capture_free(struct capture *c);
 
-/* Moves the loaded program to ifname: a new socket is prepared, the old one detached
- * and closed, the counters emptied, the new one bound. When ifname cannot be opened the
- * current interface stays attached and err says why. 0 or -errno. */
+/* Moves the loaded program to ifname: a new socket is prepared and bound, then the old
+ * one closed and the counters emptied. When ifname cannot be opened or bound, the
+ * current interface stays attached, its counters untouched, and err says why. 0 or
+ * -errno. */
 int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen);
 
 /* Reads the kernel's counters; interval is the time since the previous sample. */

@@ -4,7 +4,7 @@
 # known traffic on two veth pairs: every key is typed with send-keys and its effect read
 # back with capture-pane.
 . "$(dirname "$0")/lib.sh"
-need_root 43
+need_root 45
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new ta && a=$NETNS && netns_new tb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -31,8 +31,11 @@ E2E_PIDS+=($!)
 
 tmux_server main
 S=flowtop
+# a fault preloaded: binding to the interface $bad fails, as if it went at that moment
+bad=ftbad-$E2E_SFX fault="LD_PRELOAD=$TESTBIN/failbind.so FAILBIND_IFACE=$bad"
+sanitized "$FLOWTOP" && fault="$fault ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 tm new-session -d -s "$S" -x 120 -y 30 \
-	"ip netns exec $b $FLOWTOP -i $v1b -N -d 0.5 -o $E2E_TMP/exit.json; echo \$? >$E2E_TMP/rc"
+	"ip netns exec $b env $fault $FLOWTOP -i $v1b -N -d 0.5 -o $E2E_TMP/exit.json; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t "$S"; }
 rows() { screen | sed -n '5,28p' | grep -v '^ *$'; }
 # keys are read in order; each check after them waits for its effect on the screen
@@ -132,6 +135,21 @@ for _ in 1 2 3 4 5 6; do tm send-keys -t "$S" j; done # it was created last
 keys Enter
 check "a vanished pick: says why, keeps the current one" \
 	eval 'wait_shows "no interface .ftgone-$E2E_SFX.*still watching $v1b" && shows "flowtop  $v1b (up)"'
+
+# a pick whose bind fails: the current interface goes on counting, its counters kept
+ip link add "$bad" netns "$b" type veth peer name "${bad}p" netns "$a"
+keys i
+wait_shows "$bad"
+for _ in 1 2 3 4 5 6; do tm send-keys -t "$S" j; done # it was created last
+keys Enter
+in_total() { screen | sed -n 2p | grep -o '([^)]*)' | head -n 1; }
+check "a pick that cannot be bound: says why, keeps the current one" \
+	seen 'shows "cannot bind to .$bad.: No such device; still watching $v1b" && shows "flowtop  $v1b (up)"' ||
+	screen | sed 's/^/  | /'
+t0=$(in_total)
+check "and its counters: the hosts still there, their totals still growing" \
+	seen 'shows "hosts 3/" && [ "$(in_total)" != "$t0" ]'
+ip -n "$b" link del "$bad"
 
 tm resize-window -t "$S" -x 300 -y 100
 check "300x100: drawn, the footer at the bottom" seen 'shows "RX 40s" && [ "$(screen | sed -n 100p | grep -c "h Help")" = 1 ]'

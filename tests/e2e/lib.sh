@@ -37,11 +37,12 @@ trap 'exit 130' INT TERM
 
 pass() { echo "ok   $E2E_NAME: $*"; E2E_PASSED=$((E2E_PASSED + 1)); }
 fail() { echo "FAIL $E2E_NAME: $*"; E2E_FAILED=$((E2E_FAILED + 1)); }
-# check NAME COMMAND...: pass when the command succeeds
+# check NAME COMMAND...: pass when the command succeeds; the status is the command's,
+# so that `check ... || diagnose` can say more on a failure
 check() {
 	local name=$1
 	shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
+	if "$@"; then pass "$name"; else fail "$name"; return 1; fi
 }
 # jqt ARGS...: jq -e, quiet: true when the filter's last output is true
 jqt() { jq -e "$@" >/dev/null; }
