@@ -398,12 +398,30 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
 	return 1;
 }
 
+/* Whether the frame's first tag lies in front of offset 0, between the MAC header and
+ * the network header: a tag the kernel inserted on transmit for a device without VLAN
+ * offload (validate_xmit_vlan), or one a packet socket sent inline (the kernel moves the
+ * network header past it). Elsewhere (BPF_PROG_TEST_RUN) it is at offset 0. All come
+ * with protocol 0x8100 and no tag in metadata: what follows the MAC header's ethertype
+ * is offset 0 only in the last case. */
+static __always_inline int tag_before_start(struct __sk_buff *skb)
+{
+	__u64 after_mac, at_start;
+
+	if (bpf_skb_load_bytes_relative(skb, FLOWTOP_ETH_HLEN, &after_mac, sizeof(after_mac),
+					BPF_HDR_START_MAC) ||
+	    bpf_skb_load_bytes(skb, 0, &at_start, sizeof(at_start)))
+		return 0;
+	return after_mac != at_start;
+}
+
 SEC("socket")
 int flowtop_count(struct __sk_buff *skb)
 {
 	struct cursor c = { .end = skb->len, .layer = LAYER_ETHERTYPE };
 	enum verdict v = V_MORE;
 	struct flow_stats *st;
+	struct vlan_tag tag;
 	__u32 zero = 0;
 	__u64 bytes;
 	__u8 first;
@@ -414,19 +432,29 @@ int flowtop_count(struct __sk_buff *skb)
 		return 0;
 	/* on the wire: the link header, and an outer tag the kernel moved into metadata */
 	bytes = (__u64)skb->len + link_hlen + (skb->vlan_present ? VLAN_HLEN : 0);
+	if (link_hlen) {
+		c.next = bpf_ntohs(skb->protocol);
+		if ((c.next == ETH_P_8021Q || c.next == ETH_P_8021AD) && !skb->vlan_present &&
+		    tag_before_start(skb)) {
+			/* or a tag the kernel inserted in front of offset 0: read it where it
+			 * is, and take its length into the bytes on the wire */
+			if (bpf_skb_load_bytes_relative(skb, FLOWTOP_ETH_HLEN, &tag, sizeof(tag),
+							BPF_HDR_START_MAC))
+				c.next = 0;
+			else
+				c.next = bpf_ntohs(tag.encap_proto);
+			bytes += VLAN_HLEN;
+		}
+	} else if (bpf_skb_load_bytes(skb, 0, &first, 1)) {
+		c.next = 0;
+	} else {
+		c.next = (first >> 4) == 4 ? ETH_P_IP : (first >> 4) == 6 ? ETH_P_IPV6 : 0;
+	}
 	st->frames++;
 	st->bytes += bytes;
 	if (skb->pkt_type == PACKET_OUTGOING) {
 		st->out_frames++;
 		st->out_bytes += bytes;
-	}
-
-	if (link_hlen) {
-		c.next = bpf_ntohs(skb->protocol);
-	} else if (bpf_skb_load_bytes(skb, 0, &first, 1)) {
-		c.next = 0;
-	} else {
-		c.next = (first >> 4) == 4 ? ETH_P_IP : (first >> 4) == 6 ? ETH_P_IPV6 : 0;
 	}
 
 	for (i = 0; i < MAX_LAYERS && v == V_MORE; i++)

@@ -78,9 +78,13 @@ for c in "${chosen[@]}"; do
 done
 
 RUN_DIR=$(mktemp -d "/tmp/ft-run-$E2E_RUN-XXXXXX")
-LOAD_PIDS=()
+LOAD_PIDS=() POOL=()
 finish() {
-	local pid
+	local pid f
+	for f in "$RUN_DIR"/*.sid; do # suites still running (interrupted): their cleanup runs
+		[ -e "$f" ] && [ ! -e "${f%.sid}.rc" ] && kill -TERM "$(cat "$f")" 2>/dev/null
+	done
+	for pid in "${POOL[@]}"; do wait "$pid" 2>/dev/null; done
 	for pid in "${LOAD_PIDS[@]}"; do
 		kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	done
@@ -211,7 +215,9 @@ run_suite() {
 load_start() {
 	timeout 3600 bash -c 'while :; do :; done' &
 	LOAD_PIDS+=($!)
-	timeout 3600 bash -c 'for ((i = 0; i < 1000000; i++)); do
+	timeout 3600 bash -c 'n=
+	trap "ip netns del \$n 2>/dev/null; exit 0" TERM
+	for ((i = 0; i < 1000000; i++)); do
 		n=ftload-$$-$i
 		ip netns add "$n" && ip -n "$n" link add ftla type veth peer name ftlb &&
 			ip netns del "$n"
@@ -224,7 +230,6 @@ load_start() {
 [ "$load" = 1 ] && load_start
 
 # pool_slot: wait until fewer than $jobs suites of the pool are running
-POOL=()
 pool_slot() {
 	local p alive
 	while :; do

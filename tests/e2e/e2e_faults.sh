@@ -105,7 +105,7 @@ ip -n "$ns" link set "$if_" up
 # the terminal goes away: flowtop gets SIGHUP, writes -o, exits
 pid=$(pgrep -f "^$FLOWTOP -i $if_ -N -d 0.2")
 tm kill-server
-check "terminal closed: flowtop exits" wait_for 5 eval '! kill -0 "$pid" 2>/dev/null'
+check "terminal closed: flowtop exits" wait_for 5 gone "$pid"
 tty_ok() { jq -e '.interface and (.hosts | type == "array")' "$E2E_TMP/tty.json" >/dev/null; }
 check "terminal closed: the -o snapshot is complete" tty_ok
 

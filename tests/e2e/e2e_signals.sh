@@ -20,6 +20,7 @@ flowtop_pid() { pgrep -f "^$FLOWTOP -i $veth -d 0.2 -o" | head -n 1; }
 run() {
 	local sig=$1 twice=$2 pid
 	rm -f "$E2E_TMP/rc" "$E2E_TMP/stty" "$E2E_TMP/snap.json"
+	tm kill-session -t s 2>/dev/null # the last run's, if it ended early (panes remain)
 	tm new-session -d -s s -x 100 -y 25 \
 		"ip netns exec $ns $FLOWTOP -i $veth -d 0.2 -o $E2E_TMP/snap.json; echo \$? >$E2E_TMP/rc; stty -a >$E2E_TMP/stty"
 	wait_for 5 eval 'tm capture-pane -p -t s | grep -q "flowtop  $veth"' || { echo "no screen"; return; }

@@ -92,7 +92,7 @@ check "churn: each sample lists 5 hosts (-L 5)" \
 # the screen: switches between the two veths
 tmux_server main
 tm new-session -d -s soak -x 100 -y 20 \
-	"ASAN_OPTIONS=${ASAN_OPTIONS:-} ip netns exec $b $FLOWTOP -i $v1b -N -d 0.2"
+	"ASAN_OPTIONS=${ASAN_OPTIONS:-} ip netns exec $b $FLOWTOP -i $v1b -N -d 0.2; echo \$? >$E2E_TMP/rc"
 header() { tm capture-pane -p -t soak | head -n 1; }
 wait_for 10 eval 'header | grep -q "flowtop  $v1b"'
 pid=$(pgrep -f "^$FLOWTOP -i $v1b -N -d 0.2$")
@@ -115,5 +115,9 @@ check "screen: every switch landed" [ "$((landed - 2))" -ge "$switches" ]
 check "screen: open fds did not grow" [ "$fds1" = "$fds0" ]
 check "screen: resident memory did not grow (under 512 KiB)" [ $((rss1 - rss0)) -lt 512 ]
 tm send-keys -t soak q
-check "screen: quits cleanly after the switches" wait_for 5 eval '! kill -0 "$pid" 2>/dev/null'
+check "screen: quits cleanly after the switches" \
+	wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ] && gone "$pid"' || {
+	echo "  flowtop $pid: $(grep State "/proc/$pid/status" 2>/dev/null), status $(cat "$E2E_TMP/rc" 2>/dev/null)"
+	tm capture-pane -p -t soak | sed 's/^/  | /'
+}
 summary

@@ -133,6 +133,11 @@ last_is() {
 	local line
 	line=$(tail -n 1 "$1") && [ -n "$line" ] && jqt "$2" <<<"$line" 2>/dev/null
 }
+# gone PID: the process has ended (a zombie too: it has exited, and whoever started it,
+# a tmux server say, has yet to collect its status)
+gone() {
+	! kill -0 "$1" 2>/dev/null || [ "$(awk '$1 == "State:" { print $2 }' "/proc/$1/status" 2>/dev/null)" = Z ]
+}
 # counted FILE N: the last JSON sample flowtop wrote to FILE counts N frames (for
 # wait_for: the frames a test sent are all in before it looks at the counts)
 counted() { [ "$(tail -n 1 "$1" | jq -r .totals.packets 2>/dev/null)" = "$2" ]; }
