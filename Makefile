@@ -96,15 +96,15 @@ RUN_TESTS = FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/run.sh
 
 # everything the tests run: they build nothing themselves
 tests: $(BIN) $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS) $(OUT)/bench/flood_send $(OUT)/bench/churn_send \
-	$(OUT)/tests/failbind.so $(OUT)/tests/vlan_push.bpf.o
+	$(OUT)/tests/fault.so $(OUT)/tests/vlan_push.bpf.o
 
 # a tc classifier the e2e tests attach: VLAN tags pushed on transmit
 $(OUT)/tests/vlan_push.bpf.o: tests/e2e/vlan_push.bpf.c | $(OUT)/tests
 	$(call say,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-# a fault the e2e tests preload: bind() to one interface fails
-$(OUT)/tests/failbind.so: tests/e2e/failbind.c | $(OUT)/tests
+# faults the e2e tests preload (tests/e2e/fault.c says which)
+$(OUT)/tests/fault.so: tests/e2e/fault.c | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) -std=gnu11 $(WARNINGS) $(if $(WERROR),-Werror) -O2 -shared -fPIC $< -ldl -o $@
 

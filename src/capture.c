@@ -127,11 +127,6 @@ void capture_set_convo(struct capture *c, struct convo *conv)
 	sampler_set_convo(c->sampler, conv);
 }
 
-double capture_ring_peak(struct capture *c)
-{
-	return sampler_ring_peak(c->sampler);
-}
-
 int capture_link_event(struct capture *c)
 {
 	struct iface_info now;

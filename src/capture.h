@@ -36,9 +36,6 @@ uint64_t capture_drain(struct capture *c);
  * owned; attaching to another interface stops it. */
 void capture_set_convo(struct capture *c, struct convo *conv);
 
-/* The fullest a ring was at a drain since the last call, 0..1. */
-double capture_ring_peak(struct capture *c);
-
 /* What happened to the interface since the last call: 0 (nothing), -ENETDOWN (down),
  * -ENODEV (gone: removed, or moved to another namespace). */
 int capture_link_event(struct capture *c);

@@ -71,8 +71,9 @@ void row_fill(struct row *r, const struct hosttab *t, const struct host *h, doub
  * value, or one that orders the same (share: the 2 s rate); 0 for the address. */
 double column_key(enum col_id col, const struct hosttab *t, const struct host *h);
 
-/* Orders a before b for sorting by col: largest first for numbers, A..Z for the
- * address; ties by address, so the order is total. reverse flips it. */
+/* Orders a before b by col's shown value: largest first for numbers, A..Z for the
+ * address; ties by address, so the order is total. reverse flips it. The view sorts by
+ * column_key() without building rows; the tests check its order against this one. */
 int column_compare(enum col_id col, bool reverse, const struct row *a, const struct row *b);
 
 /* The cell text of r in col, right-aligned numbers scaled (k, M, G); bits selects

@@ -443,11 +443,6 @@ double hosttab_interval(const struct hosttab *t)
 	return t->last_interval;
 }
 
-uint32_t hosttab_tick(const struct hosttab *t)
-{
-	return t->tick;
-}
-
 uint64_t hosttab_departed(const struct hosttab *t)
 {
 	return t->departed;

@@ -75,9 +75,10 @@ void hosttab_end(struct hosttab *t, double interval);
 
 size_t hosttab_count(const struct hosttab *t);	  /* hosts held */
 size_t hosttab_capacity(const struct hosttab *t); /* most hosts held */
-size_t hosttab_active(const struct hosttab *t);	  /* hosts with traffic in the last sample */
-double hosttab_interval(const struct hosttab *t); /* seconds the last sample covered */
-uint32_t hosttab_tick(const struct hosttab *t);	  /* samples closed since the last clear */
+/* Hosts with traffic in the last sample, and the seconds it covered: what the tests
+ * read to check how a sample closes (the outputs read each host's delta instead) */
+size_t hosttab_active(const struct hosttab *t);
+double hosttab_interval(const struct hosttab *t);
 /* Hosts that left a full table, and everything they had counted. */
 uint64_t hosttab_departed(const struct hosttab *t);
 const struct flow_counters *hosttab_other(const struct hosttab *t);

@@ -34,8 +34,7 @@ struct sampler {
 	struct seen seen, next;	       /* the last read, and the one being made */
 	uint64_t spilled_read;	       /* stats.spilled when the spill map was last read */
 	bool no_batch;		       /* the kernel refused batch lookups once */
-	double ring_peak;
-	struct convo *convo; /* the focused address's conversations, or NULL */
+	struct convo *convo;	       /* the focused address's conversations, or NULL */
 };
 
 static size_t page_round(size_t n)
@@ -140,10 +139,7 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint
 	struct flow_ring_ctl *ctl = &s->ctl[c];
 	const struct flow_record *ring = s->ring + (size_t)c * s->m.ring_slots;
 	uint64_t tail = ctl->tail, n = head - tail, mask = s->m.ring_slots - 1;
-	double fill = (double)n / s->m.ring_slots;
 
-	if (fill > s->ring_peak)
-		s->ring_peak = fill;
 	for (; tail != head; tail++) {
 		const struct flow_record *r = &ring[tail & mask];
 
@@ -176,14 +172,6 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 void sampler_set_convo(struct sampler *s, struct convo *c)
 {
 	s->convo = c;
-}
-
-double sampler_ring_peak(struct sampler *s)
-{
-	double p = s->ring_peak;
-
-	s->ring_peak = 0;
-	return p;
 }
 
 /* Reads up to spill_cap entries with BPF_MAP_LOOKUP_BATCH; -EINVAL/-ENOTSUP mean "no batch". */

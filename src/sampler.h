@@ -59,7 +59,4 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
  * its samples with the table's. c is not owned. */
 void sampler_set_convo(struct sampler *s, struct convo *c);
 
-/* The fullest any CPU's ring has been at a drain since the last call, 0..1. */
-double sampler_ring_peak(struct sampler *s);
-
 #endif

@@ -110,10 +110,14 @@ int snapshot_commit(const char *path, int (*write)(FILE *f, void *arg), void *ar
 		ret = -errno;
 		goto out_unlink;
 	}
+	/* the new file is in place: a failure now can only make it less durable */
 	ret = sync_dir(path);
 	if (ret)
-		goto out_err;
-	return 0;
+		snprintf(err, errlen,
+			 "wrote snapshot '%s', but cannot sync its directory, so a crash may lose "
+			 "it: %s",
+			 path, strerror(-ret));
+	return ret;
 
 out_unlink:
 	unlink(tmp);

@@ -10,8 +10,10 @@
 
 /* Writes r to path in the format its extension names. The data goes to a new temporary
  * file beside path (O_EXCL|O_NOFOLLOW, mode 0644 under the umask), is synced, and is
- * renamed over path: a reader sees the old file or the new one, never a part. An
- * existing path is left as it was on any failure. 0, or -errno with err filled. */
+ * renamed over path: a reader sees the old file or the new one, never a part. Up to the
+ * rename, a failure leaves an existing path as it was and no temporary file. The last
+ * step, syncing the directory, comes after it: when that fails the new file is in place
+ * but a crash may still lose it, and err says so. 0, or -errno with err filled. */
 int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen);
 
 /* The same for any writer: write(f, arg) fills the temporary file, 0 or -errno. */

@@ -18,7 +18,6 @@ static const struct role_style styles[THEME__COUNT] = {
 	[THEME_SHARE] = { COLOR_GREEN, -1, 0, A_NORMAL },
 	[THEME_IN] = { COLOR_GREEN, -1, 0, A_NORMAL },
 	[THEME_OUT] = { COLOR_MAGENTA, -1, 0, A_NORMAL },
-	[THEME_WARN] = { COLOR_RED, -1, A_BOLD, A_BOLD },
 };
 
 static attr_t attrs[THEME__COUNT];

@@ -20,7 +20,6 @@ enum theme_role {
 	THEME_SHARE,	/* the share bar */
 	THEME_IN,	/* traffic received: graph, sparkline */
 	THEME_OUT,	/* traffic sent: graph */
-	THEME_WARN,	/* the status line when something went wrong */
 	THEME__COUNT,
 };
 

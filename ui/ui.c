@@ -152,8 +152,9 @@ static void sample(struct ui *u)
 
 	err = capture_sample(u->cap, now - u->last_sample);
 	u->last_sample = now;
-	if (err) {
+	if (err) { /* said, and the exit status will say the counts are incomplete */
 		ui_status(u, "cannot read the counters: %s", strerror(-err));
+		u->status_code = 1;
 		return;
 	}
 	u->cost_ns = capture_cost_ns(u->cap);
@@ -317,7 +318,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 	struct ui u = { .cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .cost_ns = -1 };
 	struct loop *l;
 	char err[512];
-	int ch;
+	int ch, loop_err = 0;
 
 	view_init(&u.main);
 	u.main.bits = true;
@@ -345,8 +346,10 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 		int ev = loop_wait(l, capture_fd(c), fds, rev, 2, 1000, &signo);
 		bool keys = false;
 
-		if (ev < 0)
+		if (ev < 0) {
+			loop_err = ev;
 			break;
+		}
 		if (ev & LOOP_DRAIN)
 			capture_drain(c);
 		if (ev & LOOP_SIGNAL && signo == SIGUSR1)
@@ -375,6 +378,10 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 			draw(&u);
 	}
 	screen_end();
+	if (loop_err) {
+		fprintf(stderr, "flowtop: waiting for events failed: %s\n", strerror(-loop_err));
+		u.status_code = 1;
+	}
 	if (opts->snapshot && exit_snapshot(&u, opts->snapshot, err, sizeof(err))) {
 		fprintf(stderr, "flowtop: %s\n", err);
 		u.status_code = 1;

@@ -4,7 +4,7 @@
 # renamed or moved to another namespace, a map too small for the hosts; least privilege;
 # valgrind memcheck on a batch run.
 . "$(dirname "$0")/lib.sh"
-need_root 23
+need_root 26
 
 netns_new flt && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 if_=fl-$E2E_SFX
@@ -108,6 +108,34 @@ tm kill-server
 check "terminal closed: flowtop exits" wait_for 5 gone "$pid"
 tty_ok() { jq -e '.interface and (.hosts | type == "array")' "$E2E_TMP/tty.json" >/dev/null; }
 check "terminal closed: the -o snapshot is complete" tty_ok
+
+# faults in flowtop's own calls, preloaded (tests/e2e/fault.c) and on while a file
+# exists: the counters cannot be read for a while (said on the screen, and the exit
+# status says the counts are incomplete), then waiting for events fails (flowtop ends at
+# once and says why)
+fault="LD_PRELOAD=$TESTBIN/fault.so FAULT_WHEN=$E2E_TMP/fault"
+sanitized "$FLOWTOP" &&
+	fault="$fault ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+tmux_server calls
+tm new-session -d -s f -x 100 -y 25 \
+	"ip netns exec $ns env $fault FAULT_BPF_READ=1 $FLOWTOP -i $if_ -N -d 0.2; echo \$? >$E2E_TMP/rc1"
+wait_for 10 shows "flowtop  $if_ (up)"
+touch "$E2E_TMP/fault"
+check "screen, counters unreadable: said on the status line" \
+	wait_for 5 shows "cannot read the counters: Operation not permitted"
+rm -f "$E2E_TMP/fault"
+tm send-keys -t f q
+check "then q: exit status 1, the counts are incomplete" \
+	wait_for 5 eval '[ "$(cat "$E2E_TMP/rc1" 2>/dev/null)" = 1 ]'
+tm kill-session -t f
+tm new-session -d -s f -x 100 -y 25 \
+	"ip netns exec $ns env $fault FAULT_POLL=1 $FLOWTOP -i $if_ -N -d 0.2 2>$E2E_TMP/poll.err; echo \$? >$E2E_TMP/rc2"
+wait_for 10 shows "flowtop  $if_ (up)"
+touch "$E2E_TMP/fault"
+check "screen, waiting for events fails: flowtop ends at once, status 1, and says why" \
+	wait_for 5 eval '[ "$(cat "$E2E_TMP/rc2" 2>/dev/null)" = 1 ] &&
+		grep -q "waiting for events failed: Cannot allocate memory" "$E2E_TMP/poll.err"'
+rm -f "$E2E_TMP/fault"
 
 # a map of 64 hosts and 10,000 distinct sources: the LRU keeps counting
 python3 - "$E2E_TMP/many.pcap" <<'PY'

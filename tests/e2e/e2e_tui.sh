@@ -32,7 +32,7 @@ E2E_PIDS+=($!)
 tmux_server main
 S=flowtop
 # a fault preloaded: binding to the interface $bad fails, as if it went at that moment
-bad=ftbad-$E2E_SFX fault="LD_PRELOAD=$TESTBIN/failbind.so FAILBIND_IFACE=$bad"
+bad=ftbad-$E2E_SFX fault="LD_PRELOAD=$TESTBIN/fault.so FAULT_BIND_IFACE=$bad"
 sanitized "$FLOWTOP" && fault="$fault ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 tm new-session -d -s "$S" -x 120 -y 30 \
 	"ip netns exec $b env $fault $FLOWTOP -i $v1b -N -d 0.5 -o $E2E_TMP/exit.json; echo \$? >$E2E_TMP/rc"

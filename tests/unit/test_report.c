@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 
 #include "fmt.h"
@@ -217,6 +218,40 @@ static void test_snapshot_failure_leaves_target_alone(void)
 	ASSERT_EQ(count_files(), 0);
 }
 
+/* fsync as the tests want it: the real one, but failing with EIO on a directory while
+ * fail_dir_sync is set (this definition takes the place of libc's in this program) */
+static bool fail_dir_sync;
+
+int fsync(int fd)
+{
+	struct stat st;
+
+	if (fail_dir_sync && !fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* The directory cannot be synced after the rename: the new file is in place, and the
+ * error says that much, not that nothing was written. */
+static void test_snapshot_dir_sync_failure_says_what_is_written(void)
+{
+	char path[256], cmd[512], msg[256];
+
+	snprintf(path, sizeof(path), "%s/snap/synced.json", dir);
+	snprintf(cmd, sizeof(cmd), "echo old > %s", path);
+	ASSERT_OK(system(cmd));
+	fail_dir_sync = true;
+	ASSERT_EQ(snapshot_write(path, &rep, msg, sizeof(msg)), -EIO);
+	fail_dir_sync = false;
+	ASSERT_TRUE(strstr(msg, "wrote snapshot") && strstr(msg, "cannot sync its directory"));
+	snprintf(cmd, sizeof(cmd), "jq -r '.hosts | length' %s", path);
+	ASSERT_STREQ(sh(cmd), "3");
+	unlink(path);
+	ASSERT_EQ(count_files(), 0);
+}
+
 /* Names planted where a predictable scheme (.name.PID.N.tmp) would put its temporary
  * files cannot block a snapshot, nor redirect it: the names are random, opened with
  * O_EXCL|O_NOFOLLOW, and the symlinks' target stays untouched. */
@@ -266,6 +301,7 @@ int main(void)
 	RUN_TEST(test_format_by_extension);
 	RUN_TEST(test_snapshot_replaces_whole_file);
 	RUN_TEST(test_snapshot_failure_leaves_target_alone);
+	RUN_TEST(test_snapshot_dir_sync_failure_says_what_is_written);
 	RUN_TEST(test_snapshot_ignores_planted_symlinks);
 	hosttab_free(tab);
 	{
