@@ -78,7 +78,10 @@ static unsigned act_pause(struct ui *u)
 {
 	ui_view(u)->paused = !ui_view(u)->paused;
 	u->graph_paused = u->graph;
-	return ui_view(u)->paused ? REACT_NONE : REACT_REBUILD;
+	if (!ui_view(u)->paused)
+		return REACT_REBUILD;
+	ui_freeze(u); /* the rows paging and a dump will see */
+	return REACT_NONE;
 }
 
 static unsigned act_names(struct ui *u)

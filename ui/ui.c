@@ -66,13 +66,14 @@ const char *ui_name_of(const struct flow_key *key, bool lookup, void *arg)
 	return u->dns ? dns_name(u->dns, key, lookup) : NULL;
 }
 
-/* Builds the rows a screen needs (want 0), or all of them (a dump). */
+/* Builds the rows a screen needs (want 0; paused, those it keeps), or `want` (a dump). */
 static void build(struct ui *u, size_t want)
 {
 	size_t page = (size_t)screen_table_rows();
 
-	if (view_build(ui_view(u), shown_hosts(u), want ? want : view_want(ui_view(u), page),
-		       ui_name_of, u))
+	if (!want)
+		want = ui_view(u)->paused ? VIEW_PAUSED_ROWS : view_want(ui_view(u), page);
+	if (view_build(ui_view(u), shown_hosts(u), want, ui_name_of, u))
 		ui_status(u, "out of memory building the rows");
 	view_select(ui_view(u), 0, page);
 }
@@ -80,6 +81,15 @@ static void build(struct ui *u, size_t want)
 void ui_rebuild(struct ui *u)
 {
 	build(u, 0);
+}
+
+void ui_freeze(struct ui *u)
+{
+	const struct view *v = ui_view(u);
+
+	build(u, 0);
+	if (v->nbuilt < v->nrows)
+		ui_status(u, "paused: the first %zu of %zu rows kept", v->nbuilt, v->nrows);
 }
 
 /* After the selection moved: more rows when it went past those built. */
@@ -175,9 +185,20 @@ void ui_default_dump_name(struct ui *u)
 		snapshot_default_name(capture_iface(u->cap)->name, u->input, sizeof(u->input));
 }
 
+/* " of N" when a dump wrote fewer rows than pass the filter (paused, with only the
+ * first VIEW_PAUSED_ROWS kept), else "": for "wrote W of N rows". */
+static const char *of_rows(struct ui *u, size_t written, char *buf, size_t len)
+{
+	if (written >= ui_view(u)->nrows)
+		return "";
+	snprintf(buf, len, " of %zu", ui_view(u)->nrows);
+	return buf;
+}
+
 /* Writes the rows that pass the filter, in the order shown, with the view's columns
- * (those frozen on screen when paused); see dump.h. */
-static int dump(struct ui *u, const char *path, char *err, size_t errlen)
+ * (those frozen on screen when paused, see ui_freeze()); their count in written. See
+ * dump.h. */
+static int dump(struct ui *u, const char *path, size_t *written, char *err, size_t errlen)
 {
 	char focus[FMT_ADDR_LEN];
 	int ret;
@@ -188,6 +209,7 @@ static int dump(struct ui *u, const char *path, char *err, size_t errlen)
 		build(u, ui_view(u)->nrows);
 	ret = dump_write(path, ui_view(u), capture_iface(u->cap)->name, u->conv ? focus : NULL, err,
 			 errlen);
+	*written = ui_view(u)->nbuilt;
 	if (!ui_view(u)->paused)
 		ui_rebuild(u); /* back to the rows a screen needs */
 	return ret;
@@ -218,7 +240,8 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 
 static void prompt_done(struct ui *u)
 {
-	char err[512];
+	char err[512], of[32];
+	size_t written;
 
 	if (u->prompt == PROMPT_FILTER) {
 		struct filter f;
@@ -232,10 +255,11 @@ static void prompt_done(struct ui *u)
 			if (f.kind)
 				ui_status(u, "filter: %s (%zu rows)", f.text, ui_view(u)->nrows);
 		}
-	} else if (dump(u, u->input, err, sizeof(err))) {
+	} else if (dump(u, u->input, &written, err, sizeof(err))) {
 		ui_status(u, "%s", err);
 	} else {
-		ui_status(u, "wrote %zu rows to %s", ui_view(u)->nrows, u->input);
+		ui_status(u, "wrote %zu%s rows to %s", written, of_rows(u, written, of, sizeof(of)),
+			  u->input);
 	}
 	u->prompt = PROMPT_NONE;
 }
@@ -303,14 +327,16 @@ static void link_check(struct ui *u)
 /* SIGUSR1: a snapshot of the rows, and the screen goes on. */
 static void usr1_dump(struct ui *u)
 {
-	char path[PROMPT_MAX + 1], err[512];
+	char path[PROMPT_MAX + 1], err[512], of[32];
+	size_t written;
 
 	ui_default_dump_name(u);
 	snprintf(path, sizeof(path), "%s", u->input);
-	if (dump(u, path, err, sizeof(err)))
+	if (dump(u, path, &written, err, sizeof(err)))
 		ui_status(u, "%s", err);
 	else
-		ui_status(u, "SIGUSR1: wrote %zu rows to %s", ui_view(u)->nrows, path);
+		ui_status(u, "SIGUSR1: wrote %zu%s rows to %s", written,
+			  of_rows(u, written, of, sizeof(of)), path);
 }
 
 int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)

@@ -73,6 +73,9 @@ void ui_status(struct ui *u, const char *fmt, ...) __attribute__((format(printf,
 const char *ui_name_of(const struct flow_key *key, bool lookup, void *arg);
 /* The rows a screen needs, built again (filter, sort, names changed). */
 void ui_rebuild(struct ui *u);
+/* Builds the rows a paused view keeps (VIEW_PAUSED_ROWS at most), and says so when that
+ * is fewer than the rows there are. */
+void ui_freeze(struct ui *u);
 /* After the selection moved: more rows when it went past those built. */
 void ui_follow(struct ui *u);
 bool ui_graph_on(const struct ui *u);

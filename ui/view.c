@@ -139,10 +139,10 @@ void view_move_sort(struct view *v, int dir)
 
 void view_select(struct view *v, long delta, size_t page)
 {
-	long s = (long)v->selected + delta;
+	long s = (long)v->selected + delta, n = (long)(v->paused ? v->nbuilt : v->nrows);
 
-	if (s >= (long)v->nrows)
-		s = (long)v->nrows - 1;
+	if (s >= n)
+		s = n - 1;
 	if (s < 0)
 		s = 0;
 	v->selected = (size_t)s;

@@ -55,7 +55,12 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 /* Moves the sort column left (-1) or right (+1) among the columns the view shows. */
 void view_move_sort(struct view *v, int dir);
 
-/* Moves the selection by delta rows (clamped), keeping it in a window of `page` rows. */
+/* Rows a paused view keeps (built when it pauses): paging and a dump see these, frozen;
+ * a row costs about 450 bytes, so a million would not do. */
+#define VIEW_PAUSED_ROWS 10000
+
+/* Moves the selection by delta rows (clamped to the rows there are, or when paused to
+ * those built), keeping it in a window of `page` rows. */
 void view_select(struct view *v, long delta, size_t page);
 
 /* Rows to build so that the page from the top and the selection are there. */

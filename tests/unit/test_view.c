@@ -284,6 +284,29 @@ static void test_view_filter_sort_select(void)
 	hosttab_free(t);
 }
 
+/* Paused, the selection stays on the rows built: paging past them would show an empty
+ * table, since a paused view is not rebuilt. */
+static void test_paused_selection_stays_on_built_rows(void)
+{
+	struct hosttab *t = hosttab_new(16);
+	struct view v;
+
+	view_init(&v);
+	fill4(t);
+	ASSERT_OK(view_build(&v, t, 2, NULL, NULL)); /* a page of 2 of the 4 */
+	ASSERT_EQ(v.nrows, 4);
+	ASSERT_EQ(v.nbuilt, 2);
+	v.paused = true;
+	view_select(&v, 100, 2);
+	ASSERT_EQ(v.selected, 1);
+	ASSERT_EQ(v.top, 0);
+	v.paused = false; /* live: the rest will be built when the selection goes there */
+	view_select(&v, 100, 2);
+	ASSERT_EQ(v.selected, 3);
+	view_free(&v);
+	hosttab_free(t);
+}
+
 /* A host in every frame has a share of 100 %, whatever the filter shows. */
 static void test_share_of_a_host_in_every_frame(void)
 {
@@ -378,6 +401,7 @@ int main(void)
 	RUN_TEST(test_rate_windows);
 	RUN_TEST(test_view_filter_sort_select);
 	RUN_TEST(test_share_of_a_host_in_every_frame);
+	RUN_TEST(test_paused_selection_stays_on_built_rows);
 	RUN_TEST(test_view_builds_only_what_is_shown);
 	RUN_TEST(test_keys_unique);
 	return test_summary("test_view");
