@@ -213,32 +213,45 @@ void exporter_stop(struct exporter *e)
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 {
 	struct metrics_filter f = { 0 };
-	int i, err;
 
 	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
-	err = metrics_update(e->metrics, capture_hosts(c), capture_totals(c),
-			     capture_iface(c)->name, netns, &f);
+	return exporter_publish(e, capture_hosts(c), capture_totals(c), capture_iface(c)->name,
+				netns, &f);
+}
+
+int exporter_publish(struct exporter *e, const struct hosttab *t, const struct flow_totals *tot,
+		     const char *iface, const char *netns, const struct metrics_filter *f)
+{
+	const char *text[2];
+	size_t len[2];
+	int i, err;
+
+	err = metrics_update(e->metrics, t, tot, iface, netns, f);
 	if (err)
 		return err;
+	for (i = 0; i < 2; i++)
+		text[i] = metrics_text(e->metrics, i == 1, &len[i]);
 	pthread_mutex_lock(&e->lock);
-	for (i = 0; i < 2; i++) {
-		size_t len;
-		const char *t = metrics_text(e->metrics, i == 1, &len);
+	/* room for both first: a failure then leaves both texts as they were (a buffer
+	 * realloc moved still holds the old text) */
+	for (i = 0; i < 2 && !err; i++) {
+		if (len[i] > e->cap[i]) {
+			char *p = realloc(e->text[i], len[i]);
 
-		if (len > e->cap[i]) {
-			char *p = realloc(e->text[i], len);
-
-			if (!p) {
+			if (p) {
+				e->text[i] = p;
+				e->cap[i] = len[i];
+			} else {
 				err = -ENOMEM;
-				break;
 			}
-			e->text[i] = p;
-			e->cap[i] = len;
 		}
-		memcpy(e->text[i], t, len);
-		e->len[i] = len;
 	}
-	e->ready = !err;
+	for (i = 0; i < 2 && !err; i++) {
+		memcpy(e->text[i], text[i], len[i]);
+		e->len[i] = len[i];
+	}
+	if (!err)
+		e->ready = true;
 	pthread_mutex_unlock(&e->lock);
 	return err;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "capture.h"
+#include "metrics.h"
 
 #define EXPORTER_DEFAULT_ADDR "127.0.0.1"
 
@@ -25,7 +26,10 @@ struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen);
 void exporter_stop(struct exporter *e);
 
 /* After a sample: renders it and publishes it to the scrapes. Returns 0 or -ENOMEM
- * (the previous sample then stays published). */
+ * (the previous sample then stays published, both texts of it). */
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns);
+/* The same from the sample's parts (exporter_sample() takes them from the capture). */
+int exporter_publish(struct exporter *e, const struct hosttab *t, const struct flow_totals *tot,
+		     const char *iface, const char *netns, const struct metrics_filter *f);
 
 #endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_exporter.c: what a scrape of the running exporter gets, on a port of loopback
+ * the kernel picks, read with curl; and that a sample which cannot be published leaves
+ * the last one served (realloc fails on purpose: this program's realloc can). */
+#include "test.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "exporter.h"
+#include "fmt.h"
+
+/* realloc as the tests want it: the next one's, but failing for this size while it is
+ * not 0 */
+static size_t fail_realloc_size;
+
+void *realloc(void *p, size_t n)
+{
+	static void *(*next)(void *, size_t);
+
+	if (fail_realloc_size && n == fail_realloc_size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!next)
+		next = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	return next(p, n);
+}
+
+static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t bytes)
+{
+	struct flow_key s, d;
+
+	if (fmt_parse_addr(src, &s) || fmt_parse_addr(dst, &d))
+		abort();
+	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes));
+	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes));
+}
+
+/* What GET /metrics answers on port, with "Accept" for OpenMetrics when om: the status
+ * code, a space, the body (the first 64 KiB); two requests, one for each. */
+static const char *scrape(int port, bool om)
+{
+	static char out[65536];
+	const char *accept = om ? "-H 'Accept: application/openmetrics-text'" : "";
+	char cmd[512];
+	FILE *p;
+	size_t n;
+
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "url=http://127.0.0.1:%d/metrics; curl -s -m 5 %s -o /dev/null -w '%%{http_code} ' "
+	    "$url; curl -s -m 5 %s $url",
+	    port, accept, accept);
+	p = popen(cmd, "r");
+	if (!p)
+		return "";
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	pclose(p);
+	return out;
+}
+
+static void test_failed_publish_keeps_the_last_sample(void)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof(sin);
+	struct hosttab *t = hosttab_new(64);
+	struct flow_totals tot = { .total = { .frames = 1, .bytes = 100 }, .capacity = 64 };
+	struct metrics_filter f = { 0 };
+	struct metrics *m = metrics_new(100);
+	struct exporter *e;
+	char err[256], host[32];
+	size_t om_len;
+	int fd, port, i;
+
+	/* a port the kernel picks (--listen refuses 0): taken, read, given back */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	sin = (struct sockaddr_in){ .sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	ASSERT_OK(bind(fd, (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_OK(getsockname(fd, (struct sockaddr *)&sin, &sl));
+	port = ntohs(sin.sin_port);
+	close(fd);
+	snprintf(host, sizeof(host), "127.0.0.1:%d", port);
+	fd = exporter_listen(host, err, sizeof(err));
+	if (!ASSERT_TRUE(fd >= 0))
+		return;
+	e = exporter_start(fd, 100, err, sizeof(err));
+	if (!ASSERT_TRUE(e != NULL))
+		return;
+	ASSERT_TRUE(!strncmp(scrape(port, false), "503 ", 4)); /* no sample yet */
+
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(exporter_publish(e, t, &tot, "eth0", NULL, &f));
+	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	ASSERT_TRUE(strstr(scrape(port, false), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
+
+	/* a sample with 50 more hosts needs larger texts, which cannot be had */
+	for (i = 0; i < 50; i++) {
+		snprintf(host, sizeof(host), "10.0.1.%d", i);
+		frame(t, host, "10.0.0.2", 100);
+	}
+	hosttab_end(t, 1.0);
+	tot.total.frames = 51;
+	/* the same two samples rendered apart tell the OpenMetrics text's new length: the
+	 * 0.0.4 text gets its room, the OpenMetrics one does not */
+	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	metrics_text(m, true, &om_len);
+	ASSERT_TRUE(om_len > 4096);
+	fail_realloc_size = om_len;
+	ASSERT_EQ(exporter_publish(e, t, &tot, "eth0", NULL, &f), -ENOMEM);
+	fail_realloc_size = 0;
+	ASSERT_TRUE(!strncmp(scrape(port, false), "200 ", 4));
+	ASSERT_TRUE(strstr(scrape(port, false), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
+	ASSERT_TRUE(strstr(scrape(port, true), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
+
+	/* memory again: the next sample is published */
+	ASSERT_OK(exporter_publish(e, t, &tot, "eth0", NULL, &f));
+	ASSERT_TRUE(strstr(scrape(port, true), "flowtop_frames_total{interface=\"eth0\"} 51\n"));
+	exporter_stop(e);
+	metrics_free(m);
+	hosttab_free(t);
+}
+
+int main(void)
+{
+	RUN_TEST(test_failed_publish_keeps_the_last_sample);
+	return test_summary("test_exporter");
+}
