@@ -82,6 +82,11 @@ __u32 link_hlen = FLOWTOP_ETH_HLEN;
 /* Slots per CPU ring minus one (slots are a power of two); set before load. */
 const volatile __u32 ring_mask = FLOWTOP_DEFAULT_RING_SLOTS - 1;
 
+/* 1 where the CPU may make a record's stores visible after the head's (weakly ordered:
+ * not x86): the head is then published by a fully ordered exchange. Set before load;
+ * the verifier drops the branch not taken. */
+const volatile __u32 exchange_head = 0;
+
 struct vlan_tag {
 	__be16 tci;
 	__be16 encap_proto;
@@ -369,9 +374,11 @@ static __always_inline void account(const struct flow_key *key, int tx, __u64 by
 
 /* Publishes one record in this CPU's ring; 0 when the ring is full. Only this CPU
  * writes head and the slots past it, and a socket filter does not nest on a CPU (it runs
- * with bottom halves off), so no atomics are needed: the record is written first, head
- * after it. x86's stores are not reordered with each other; on weakly ordered CPUs this
- * wants a store-release (BPF has one from Linux 6.15 and clang 20). */
+ * with bottom halves off), so nothing else races: the record is written first, head
+ * after it. On x86 stores are not reordered with each other, and a plain store to head
+ * publishes the record; elsewhere head is written by an exchange, which the BPF memory
+ * model orders fully (a store-release would do, but BPF has one only from Linux 6.15
+ * and clang 20). User space reads head with acquire (sampler.c). */
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), idx;
@@ -393,8 +400,12 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
 	rec->dst = c->dst;
 	rec->bytes = (__u32)bytes;
 	rec->proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
-	asm volatile("" ::: "memory"); /* the record before the head that publishes it */
-	*(volatile __u64 *)&ctl->head = head + 1;
+	if (exchange_head) {
+		__sync_lock_test_and_set(&ctl->head, head + 1);
+	} else {
+		asm volatile("" ::: "memory"); /* the record before the head that publishes it */
+		*(volatile __u64 *)&ctl->head = head + 1;
+	}
 	return 1;
 }
 

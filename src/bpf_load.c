@@ -55,6 +55,14 @@ static void describe_load_error(int ret, char *err, size_t errlen)
 			 strerror(-ret));
 }
 
+/* Whether this CPU makes stores visible in program order (TSO), so that a plain store
+ * of a ring's head publishes the record written before it. */
+#if defined(__x86_64__) || defined(__i386__) || defined(__s390x__)
+#define CPU_STORES_IN_ORDER 1
+#else
+#define CPU_STORES_IN_ORDER 0
+#endif
+
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen)
 {
 	unsigned slots =
@@ -76,6 +84,7 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 		return NULL;
 	}
 	skel->rodata->ring_mask = slots - 1;
+	skel->rodata->exchange_head = opts->exchange_head || !CPU_STORES_IN_ORDER;
 	ret = bpf_map__set_max_entries(skel->maps.ring, slots * (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.ring_ctl, (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, spill);

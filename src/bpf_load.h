@@ -13,6 +13,8 @@ struct bpf_load_opts {
 	unsigned ring_slots;  /* records per CPU ring, rounded up to a power of two */
 	unsigned spill_hosts; /* entries of the spill map */
 	bool verbose;	      /* libbpf's own messages on stderr */
+	bool exchange_head;   /* publish ring records with a fully ordered exchange even on a
+			       * CPU that keeps stores in order (x86): for the tests */
 };
 
 /* The map fds a sampler reads, and the ring's geometry. */
