@@ -104,14 +104,12 @@ static void *alloc_big(size_t len)
 	return p;
 }
 
-/* Grows the arrays so that one more host fits (up to max). */
-static int reserve(struct hosttab *t)
+/* Grows the arrays so that `more` hosts fit (up to max: past it, hosts are evicted). */
+static int reserve(struct hosttab *t, size_t more)
 {
 	size_t i;
 
-	if (t->count < t->cap)
-		return 0;
-	if (t->cap == 0 || t->cap < t->max) {
+	while (t->count + more > t->cap && (t->cap == 0 || t->cap < t->max)) {
 		size_t cap = t->cap ? t->cap * 2 : 256, n;
 		struct host *h;
 		uint32_t *a, *b, *slots;
@@ -146,9 +144,16 @@ static int reserve(struct hosttab *t)
 			for (i = 0; i < t->count; i++)
 				t->slots[slot_index(t, &t->hosts[i].addr)] = (uint32_t)i;
 		}
+		if (cap <= t->cap)
+			break;
 		t->cap = cap;
 	}
 	return 0;
+}
+
+int hosttab_reserve(struct hosttab *t, size_t more)
+{
+	return reserve(t, more);
 }
 
 static void unlink_host(struct hosttab *t, uint32_t i)
@@ -240,7 +245,7 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key)
 			return h;
 		}
 	}
-	if (reserve(t))
+	if (reserve(t, 1))
 		return NULL;
 	if (t->count < t->cap) {
 		i = (uint32_t)t->count++;

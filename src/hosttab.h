@@ -67,6 +67,9 @@ void hosttab_clear(struct hosttab *t);
 
 /* Adds one frame of `bytes` to key, as its sender (tx) or receiver. 0 or -ENOMEM. */
 int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes);
+/* Makes room for `more` new hosts (up to the table's bound), so that adding them
+ * cannot fail: what a caller that must add all or nothing calls first. 0 or -ENOMEM. */
+int hosttab_reserve(struct hosttab *t, size_t more);
 /* Adds counters to key (the spill map's deltas). 0 or -ENOMEM. */
 int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c);
 /* Closes the sample: what was added since the last call becomes the hosts' deltas and

@@ -250,6 +250,11 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 	err = read_spill_entries(s, &n);
 	if (err)
 		return err;
+	/* all or nothing: the deltas added below are what `seen` then says was read, so a
+	 * failure halfway would add them again at the next read */
+	err = hosttab_reserve(t, n);
+	if (err)
+		return err;
 	memset(s->next.used, 0, s->next.nslots);
 	for (i = 0; i < n; i++) {
 		const struct flow_spill *v = s->spill_vals + i * s->m.ncpus;
@@ -279,7 +284,7 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 			d.tx_bytes = counter_delta(sum.tx_bytes, s->seen.vals[was].tx_bytes);
 		}
 		if ((d.rx_packets || d.tx_packets) && hosttab_add(t, &s->spill_keys[i], &d))
-			return -ENOMEM;
+			return -ENOMEM; /* not after hosttab_reserve() */
 	}
 	swap = s->seen;
 	s->seen = s->next;
