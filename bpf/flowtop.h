@@ -6,7 +6,8 @@
 #include <linux/types.h>
 
 #define FLOWTOP_DEFAULT_MAX_HOSTS   65536      /* -m: hosts user space keeps */
-#define FLOWTOP_DEFAULT_RING_SLOTS  (1u << 17) /* records per CPU ring (a power of two) */
+#define FLOWTOP_DEFAULT_RING_SLOTS  (1u << 17) /* records per CPU ring at most (a power of two) */
+#define FLOWTOP_DEFAULT_RING_MIB    32	       /* --ring-memory: every CPU's ring together */
 #define FLOWTOP_DEFAULT_SPILL_HOSTS 16384      /* entries of the map that takes ring overflow */
 
 /* One IP address, the key of every per-address table. IPv6 as is, IPv4 as IPv4-mapped

@@ -3,6 +3,7 @@
 #include "bpf_load.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,12 +64,24 @@ static void describe_load_error(int ret, char *err, size_t errlen)
 #define CPU_STORES_IN_ORDER 0
 #endif
 
+unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus)
+{
+	size_t per_cpu = ncpus ? budget / ncpus / sizeof(struct flow_record) : 0;
+	unsigned slots = FLOWTOP_DEFAULT_RING_SLOTS;
+
+	while (slots > BPF_LOAD_RING_FLOOR && slots > per_cpu)
+		slots >>= 1;
+	/* one map holds every ring: its entries must fit 32 bits */
+	if (!ncpus || (uint64_t)slots * ncpus > UINT32_MAX)
+		return 0;
+	return slots;
+}
+
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen)
 {
-	unsigned slots =
-	    pow2_at_least(opts->ring_slots ? opts->ring_slots : FLOWTOP_DEFAULT_RING_SLOTS);
 	unsigned spill = opts->spill_hosts ? opts->spill_hosts : FLOWTOP_DEFAULT_SPILL_HOSTS;
 	struct flowtop_bpf *skel;
+	unsigned slots;
 	int ncpus, ret;
 
 	libbpf_verbose = opts->verbose;
@@ -76,6 +89,14 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus <= 0) {
 		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-ncpus));
+		return NULL;
+	}
+	slots = opts->ring_slots ? pow2_at_least(opts->ring_slots)
+				 : bpf_load_ring_slots(opts->ring_budget ? opts->ring_budget
+									 : BPF_LOAD_RING_BUDGET,
+						       (unsigned)ncpus);
+	if (!slots || (uint64_t)slots * (unsigned)ncpus > UINT32_MAX) {
+		snprintf(err, errlen, "rings for %d CPUs do not fit one map", ncpus);
 		return NULL;
 	}
 	skel = flowtop_bpf__open();

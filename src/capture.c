@@ -26,7 +26,8 @@ struct capture {
 	__u64 run_time_ns;
 };
 
-struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen)
+struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose, char *err,
+			    size_t errlen)
 {
 	struct capture *c = calloc(1, sizeof(*c));
 	struct bpf_maps maps;
@@ -37,7 +38,8 @@ struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t 
 	}
 	c->sock = -1;
 	c->stats_fd = -1;
-	c->skel = bpf_load(&(struct bpf_load_opts){ .verbose = verbose }, err, errlen);
+	c->skel = bpf_load(&(struct bpf_load_opts){ .ring_budget = ring_bytes, .verbose = verbose },
+			   err, errlen);
 	if (!c->skel)
 		goto out_free;
 	bpf_load_maps(c->skel, &maps);

@@ -13,9 +13,10 @@
 
 struct capture;
 
-/* Loads the program; the host table holds at most max_hosts. NULL on failure, reason
- * in err. */
-struct capture *capture_new(unsigned max_hosts, bool verbose, char *err, size_t errlen);
+/* Loads the program, its rings in ring_bytes (see bpf_load_ring_slots()); the host
+ * table holds at most max_hosts. NULL on failure, reason in err. */
+struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose, char *err,
+			    size_t errlen);
 void capture_free(struct capture *c);
 
 /* Moves the loaded program to ifname: a new socket is prepared and bound, then the old

@@ -18,6 +18,7 @@
 #define MIN_DELAY	0.01
 #define MAX_HOSTS_LIMIT (1U << 24)
 #define MAX_METRICS_TOP 100000 /* series a scrape can take */
+#define MAX_RING_MIB	65536  /* --ring-memory: 64 GiB */
 
 enum {
 	OPT_JSON = 0x100,
@@ -26,6 +27,7 @@ enum {
 	OPT_NETNS,
 	OPT_LISTEN,
 	OPT_METRICS_TOP,
+	OPT_RING_MEMORY,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +46,7 @@ static const struct option long_options[] = {
 	{ "netns", required_argument, NULL, OPT_NETNS },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "metrics-top", required_argument, NULL, OPT_METRICS_TOP },
+	{ "ring-memory", required_argument, NULL, OPT_RING_MEMORY },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -86,13 +89,17 @@ void cli_usage(FILE *out)
 		"                         -b, flowtop runs as a headless exporter\n"
 		"      --metrics-top N    hosts with series of their own, the rest summed as\n"
 		"                         ip=\"other\" (default %u)\n"
+		"      --ring-memory MIB  memory for the per-CPU rings the filter writes to,\n"
+		"                         all CPUs together (default %u; a CPU's ring takes\n"
+		"                         at least 160 KiB, at most 5 MiB)\n"
 		"      --color WHEN       colours on the screen: auto (when the terminal has\n"
 		"                         them and NO_COLOR is not set), always, never\n"
 		"      --no-mouse         leave the mouse to the terminal (text selection)\n"
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
-		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT, CLI_DEFAULT_METRICS_TOP);
+		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT, CLI_DEFAULT_METRICS_TOP,
+		FLOWTOP_DEFAULT_RING_MIB);
 }
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
@@ -135,6 +142,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				   .max_hosts = FLOWTOP_DEFAULT_MAX_HOSTS,
 				   .limit = CLI_DEFAULT_LIMIT,
 				   .metrics_top = CLI_DEFAULT_METRICS_TOP,
+				   .ring_mib = FLOWTOP_DEFAULT_RING_MIB,
 				   .sort_column = COL_RX2 };
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
@@ -225,6 +233,13 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 						   "--metrics-top takes 0 to %u hosts, not '%s'",
 						   MAX_METRICS_TOP, optarg);
 			opts->metrics_top = (unsigned)v;
+			break;
+		case OPT_RING_MEMORY:
+			if (parse_ulong(optarg, 1, MAX_RING_MIB, &v))
+				return usage_error(err, errlen,
+						   "--ring-memory takes 1 to %u MiB, not '%s'",
+						   MAX_RING_MIB, optarg);
+			opts->ring_mib = (unsigned)v;
 			break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto"))

@@ -36,6 +36,7 @@ struct cli_opts {
 	const char *netns;	 /* --netns: the network namespace to watch in, or NULL */
 	const char *listen;	 /* --listen [ADDR:]PORT: serve /metrics, or NULL */
 	unsigned metrics_top;	 /* --metrics-top: hosts with series of their own */
+	unsigned ring_mib;	 /* --ring-memory: MiB for all the rings together */
 	bool headless;		 /* set by main: --listen with neither a terminal nor -b */
 	enum cli_color color;	 /* --color */
 	bool no_mouse;		 /* --no-mouse: the terminal keeps the mouse */

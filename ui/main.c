@@ -120,7 +120,8 @@ int main(int argc, char **argv)
 		    missing);
 		return fail(&opts, EXIT_USAGE, err);
 	}
-	cap = capture_new(opts.max_hosts, opts.verbose, err, sizeof(err));
+	cap = capture_new(opts.max_hosts, (size_t)opts.ring_mib << 20, opts.verbose, err,
+			  sizeof(err));
 	if (!cap)
 		return fail(&opts, EXIT_FAILURE_, err);
 	ret = capture_attach(cap, opts.iface, err, sizeof(err));

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_rings.c: how big the per-CPU rings are made from the memory budget, for CPU
+ * counts this machine does not have. */
+#include "test.h"
+
+#include <stdint.h>
+
+#include "bpf_load.h"
+#include "cli.h"
+
+#define MIB ((size_t)1 << 20)
+
+static void test_ring_sizes_from_the_budget(void)
+{
+	/* 2 CPUs in 32 MiB: the largest ring, 5 MiB each */
+	ASSERT_EQ(bpf_load_ring_slots(BPF_LOAD_RING_BUDGET, 2), FLOWTOP_DEFAULT_RING_SLOTS);
+	/* 8 CPUs: 4 MiB each holds 104857 records, the power of two below is 65536 */
+	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 8), 65536);
+	/* 128 CPUs: 256 KiB each, 4096 records (160 KiB), 20 MiB in all */
+	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 128), 4096);
+	/* 4096 CPUs in 1 MiB: the floor, not nothing */
+	ASSERT_EQ(bpf_load_ring_slots(MIB, 4096), BPF_LOAD_RING_FLOOR);
+	/* a budget as large as one likes: never past the largest ring */
+	ASSERT_EQ(bpf_load_ring_slots(SIZE_MAX, 1), FLOWTOP_DEFAULT_RING_SLOTS);
+	/* more rings than one map's 2^32 entries hold: refused, not wrapped */
+	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 1u << 21), 0);
+	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 0), 0);
+}
+
+static void test_ring_memory_option(void)
+{
+	char a0[] = "flowtop", a1[] = "--ring-memory", a2[] = "8", z2[] = "0";
+	char *argv[] = { a0, a1, a2, NULL }, *zero[] = { a0, a1, z2, NULL };
+	struct cli_opts o;
+	char err[256];
+
+	ASSERT_EQ(cli_parse(3, argv, &o, stdout, err, sizeof(err)), CLI_RUN);
+	ASSERT_EQ(o.ring_mib, 8);
+	ASSERT_EQ(cli_parse(1, argv, &o, stdout, err, sizeof(err)), CLI_RUN);
+	ASSERT_EQ((size_t)o.ring_mib << 20, BPF_LOAD_RING_BUDGET); /* the default, one place */
+	ASSERT_EQ(cli_parse(3, zero, &o, stdout, err, sizeof(err)), CLI_USAGE);
+	ASSERT_TRUE(strstr(err, "--ring-memory takes 1 to 65536 MiB") != NULL);
+}
+
+int main(void)
+{
+	RUN_TEST(test_ring_sizes_from_the_budget);
+	RUN_TEST(test_ring_memory_option);
+	return test_summary("test_rings");
+}
