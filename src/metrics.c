@@ -175,7 +175,8 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 	one(&r, "flowtop_spilled_frames_total", "counter",
 	    "Frames counted through the spill map (a per-CPU ring was full).", c->spilled);
 	one(&r, "flowtop_lost_updates_total", "counter",
-	    "Spill map updates that found no entry: counts lost from hosts, not from totals.",
+	    "Address updates lost to hosts, not to totals: refused by the spill map or evicted by "
+	    "its LRU before a read.",
 	    c->lost);
 	one(&r, "flowtop_evicted_hosts_total", "counter",
 	    "Hosts that left the full host table (their counts are in ip=\"other\").",

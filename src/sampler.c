@@ -33,6 +33,8 @@ struct sampler {
 	struct flow_spill *spill_vals; /* spill_cap * ncpus */
 	struct seen seen, next;	       /* the last read, and the one being made */
 	uint64_t spilled_read;	       /* stats.spilled when the spill map was last read */
+	uint64_t found;		       /* address updates the spill map's reads attributed */
+	uint64_t lost;		       /* updates known lost to hosts (see sampler_read) */
 	bool no_batch;		       /* the kernel refused batch lookups once */
 	struct convo *convo;	       /* the focused address's conversations, or NULL */
 };
@@ -285,6 +287,7 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 		}
 		if ((d.rx_packets || d.tx_packets) && hosttab_add(t, &s->spill_keys[i], &d))
 			return -ENOMEM; /* not after hosttab_reserve() */
+		s->found += d.rx_packets + d.tx_packets;
 	}
 	swap = s->seen;
 	s->seen = s->next;
@@ -337,10 +340,20 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 		if (err)
 			return err;
 		s->spilled_read = now.spilled;
+		/* Each spilled frame is two updates, its source's and its destination's. Those
+		 * the reads did not find were refused (the filter's lost) or dropped with an
+		 * entry the map's LRU evicted before a read: lost to hosts, not to the totals.
+		 * Frames spilled after the stats were read can only make found larger, so this
+		 * never says too much, and says it all once the map is read again. */
+		if (2 * now.spilled > s->found && 2 * now.spilled - s->found > s->lost)
+			s->lost = 2 * now.spilled - s->found;
 	}
 	err = read_stats(s, &now);
 	if (err)
 		return err;
+	if (now.lost > s->lost)
+		s->lost = now.lost;
+	now.lost = s->lost;
 	for (c = 0; c < s->m.ncpus; c++)
 		drain_cpu(s, t, c, heads[c]);
 	hosttab_end(t, interval);
@@ -385,7 +398,7 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 			return err;
 	}
 	memset(s->seen.used, 0, s->seen.nslots);
-	s->spilled_read = 0;
+	s->spilled_read = s->found = s->lost = 0;
 	memset(s->stats, 0, s->m.ncpus * sizeof(*s->stats));
 	err = bpf_map_update_elem(s->m.stats_fd, &zero, s->stats, BPF_ANY);
 	if (err)

@@ -21,7 +21,8 @@ struct traffic_counts {
 	uint64_t non_ip;      /* frames with no IP header on the dissector's path */
 	uint64_t truncated;   /* frames cut short or invalid inside a header on the path */
 	uint64_t new_entries; /* spill map entries the filter created */
-	uint64_t lost;	      /* spill map updates that failed */
+	uint64_t lost;	      /* address updates lost to hosts (not to the totals): refused by
+			       * the spill map, or dropped by its LRU before a read */
 	uint64_t out_frames;  /* frames this host sent (the rest it received) */
 	uint64_t out_bytes;   /* their length on the wire */
 	uint64_t spilled;     /* frames counted through the spill map */

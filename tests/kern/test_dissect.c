@@ -872,6 +872,49 @@ static bool run_from(struct frame *f, const char *src, int n)
 	return i == n;
 }
 
+/* A spill map of 64 entries and 936 frames from as many sources spilled before a read:
+ * its LRU drops most sources' entries, and what they held is counted lost. Every
+ * address update of every frame is then on a host or in lost, and the totals exact. */
+static void test_spill_evictions_counted_lost(void)
+{
+	struct flowtop_bpf *small, *saved = skel;
+	struct bpf_maps m;
+	struct sampler *ss;
+	struct frame f;
+	uint64_t updates = 0;
+	char err[256];
+	size_t i;
+
+	small = bpf_load(&(struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }, err,
+			 sizeof(err));
+	if (!ASSERT_TRUE(small)) {
+		printf("  %s\n", err);
+		return;
+	}
+	skel = small;
+	bpf_load_set_link_hlen(small, ETH_HLEN);
+	bpf_load_maps(small, &m);
+	ss = sampler_new(&m);
+	hosttab_clear(tab);
+	memset(&totals, 0, sizeof(totals));
+	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+		ASSERT_EQ(totals.total.frames, 1000);
+		ASSERT_EQ(totals.total.spilled, 936);
+		for (i = 0; i < hosttab_count(tab); i++)
+			updates += hosttab_get(tab, i)->total.tx_packets +
+				   hosttab_get(tab, i)->total.rx_packets;
+		ASSERT_TRUE(totals.total.lost > 800); /* most of the 936 sources */
+		ASSERT_EQ(updates + totals.total.lost, 2 * 1000);
+		ASSERT_EQ(totals.delta.lost, totals.total.lost);
+		/* read again, nothing new: nothing more lost, nothing found twice */
+		ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_EQ(totals.delta.lost, 0);
+	}
+	sampler_free(ss);
+	bpf_unload(small);
+	skel = saved;
+}
+
 /* The host table cannot grow while the spill map is read: the read fails whole, and the
  * next one adds every count once (a read that failed halfway added some twice). */
 static void test_spill_read_all_or_nothing(void)
@@ -1205,6 +1248,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_spill_entry_made_anew);
 	RUN_TEST(test_ring_published_by_exchange);
 	RUN_TEST(test_spill_read_all_or_nothing);
+	RUN_TEST(test_spill_evictions_counted_lost);
 	RUN_TEST(test_full_table_folds_into_other);
 	RUN_TEST(test_random_frames);
 	RUN_TEST(test_deepest_frames);
