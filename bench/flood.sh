@@ -18,15 +18,9 @@ flowtop=$(realpath "${FLOWTOP:-flowtop}")
 send=$(realpath "$out/bench/flood_send")
 attach=$(realpath "$out/bench/attach_filter")
 empty=$(realpath "$out/bench/empty.bpf.o")
-mon=
-stop_monitor() { [ -z "$mon" ] || kill -KILL "$mon" 2>/dev/null; }
 . bench/lib.sh
-bench_stop=stop_monitor
-bench_pair
+bench_flood
 a=$nsa b=$nsb ia=$ifa ib=$ifb
-ip -n "$a" addr add 10.88.0.1/24 dev "$ia"
-ip -n "$b" addr add 10.88.0.2/24 dev "$ib"
-ip -n "$a" neigh add 10.88.0.2 lladdr 02:00:00:00:00:99 dev "$ia" nud permanent
 
 # nanoseconds the BPF program held by PID has run, or - when it holds none
 bpf_ns() {

@@ -20,6 +20,19 @@ bench_cleanup() {
 trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 
+# bench_flood: the pair addressed for flood_send, 10.88.0.1 to 10.88.0.2, whose MAC is
+# not the receiver's (its stack drops the frames after the packet taps, and sends
+# nothing back); the monitor a script starts in mon is killed on exit
+mon=
+stop_monitor() { [ -z "$mon" ] || kill -KILL "$mon" 2>/dev/null; }
+bench_flood() {
+	bench_stop=stop_monitor
+	bench_pair
+	ip -n "$nsa" addr add 10.88.0.1/24 dev "$ifa"
+	ip -n "$nsb" addr add 10.88.0.2/24 dev "$ifb"
+	ip -n "$nsa" neigh add 10.88.0.2 lladdr 02:00:00:00:00:99 dev "$ifa" nud permanent
+}
+
 bench_pair() {
 	local ns pair
 	ip netns add "$nsa" && ip netns add "$nsb" || exit 1

@@ -16,14 +16,8 @@ sizes=("$@")
 out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
 send=$(realpath "$out/bench/flood_send")
-mon=
-stop_monitor() { [ -z "$mon" ] || kill -KILL "$mon" 2>/dev/null; }
 . bench/lib.sh
-bench_stop=stop_monitor
-bench_pair
-ip -n "$nsa" addr add 10.88.0.1/24 dev "$ifa"
-ip -n "$nsb" addr add 10.88.0.2/24 dev "$ifb"
-ip -n "$nsa" neigh add 10.88.0.2 lladdr 02:00:00:00:00:99 dev "$ifa" nud permanent
+bench_flood
 
 # once MIB: a flood watched with --ring-memory MIB; prints "frames spilled lost"
 once() {

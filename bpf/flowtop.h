@@ -39,6 +39,9 @@ struct flow_ring_ctl {
 	__u64 _pad2[7];
 };
 
+/* The fields of struct flow_counters, for code that does the same to each. */
+#define FLOW_COUNTERS_FIELDS(X) X(rx_packets) X(rx_bytes) X(tx_packets) X(tx_bytes)
+
 /* Per-address counters, cumulative. rx/tx are seen from the address's side: rx counts
  * frames sent *to* it. */
 struct flow_counters {
@@ -57,18 +60,37 @@ struct flow_spill {
 	__u64 created_ns; /* bpf_ktime_get_ns() at creation, on the creating CPU's copy */
 };
 
-/* The one entry of the per-CPU stats array: every frame the filter saw. */
+/* The filter's counters, the one list of them: X(field, JSON key, text label,
+ * Prometheus family, help), a NULL name where an output leaves the field out. struct
+ * flow_stats is made from it, and so are user space's sums and deltas of it and every
+ * output of them (src/sampler.c, src/report.c, src/metrics.c, ui/screen.c). */
+#define FLOW_STATS_FIELDS(X)                                                                       \
+	X(frames, "packets", NULL, "flowtop_frames_total", "Frames the filter saw.")               \
+	X(bytes, "bytes", NULL, "flowtop_bytes_total",                                             \
+	  "Bytes of the frames the filter saw, link header included.")                             \
+	X(out_frames, "out_packets", NULL, "flowtop_sent_frames_total",                            \
+	  "Frames this host sent, of those the filter saw (the rest it received).")                \
+	X(out_bytes, "out_bytes", NULL, "flowtop_sent_bytes_total", "Bytes of the frames sent.")   \
+	X(non_ip, "non_ip", "non-IP", "flowtop_non_ip_frames_total", "Frames with no IP header.")  \
+	X(truncated, "truncated", "truncated", "flowtop_truncated_frames_total",                   \
+	  "Frames cut short or invalid inside a header.")                                          \
+	X(lost, "lost", "lost", "flowtop_lost_updates_total",                                      \
+	  "Address updates lost to hosts, not to totals: refused by the spill map or evicted by "  \
+	  "its LRU before a read.")                                                                \
+	X(spilled, "spilled", "spilled", "flowtop_spilled_frames_total",                           \
+	  "Frames counted through the spill map (a per-CPU ring was full).")                       \
+	X(new_entries, NULL, NULL, NULL, NULL)
+
+/* The one entry of the per-CPU stats array: every frame the filter saw (FLOW_STATS_FIELDS):
+ * frames, counted or not, and their bytes on the wire; of them, those this host sent;
+ * frames with no IP header on the dissector's path; frames cut short or invalid inside a
+ * header on the path; address updates lost; frames counted in the spill map because
+ * their CPU's ring was full; spill map entries the filter created. User space keeps its
+ * sums in the same struct, lost there also counting what the spill map's LRU dropped. */
 struct flow_stats {
-	__u64 frames;	   /* every frame, counted or not */
-	__u64 bytes;	   /* their length on the wire */
-	__u64 non_ip;	   /* frames with no IP header on the dissector's path */
-	__u64 truncated;   /* frames cut short or invalid inside a header on the path */
-	__u64 new_entries; /* host entries this filter created (minus live entries = evicted) */
-	__u64 lost;	   /* address updates that failed: the map could give no entry */
-	__u64 out_frames;  /* frames this host sent (the rest it received) */
-	__u64 out_bytes;   /* their length on the wire */
-	__u64 spilled;	   /* frames counted in the spill map: their CPU's ring was full */
-	__u64 _reserved;
+#define FLOW_STATS_MEMBER(field, json, text, family, help) __u64 field;
+	FLOW_STATS_FIELDS(FLOW_STATS_MEMBER)
+#undef FLOW_STATS_MEMBER
 };
 
 /* Link types the filter is told about at attach time (link_hlen, no_link_header). */
@@ -76,7 +98,7 @@ struct flow_stats {
 
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
-_Static_assert(sizeof(struct flow_stats) == 80, "flow_stats layout");
+_Static_assert(sizeof(struct flow_stats) == 9 * 8, "flow_stats: FLOW_STATS_FIELDS, u64 each");
 _Static_assert(sizeof(struct flow_record) == 40, "flow_record layout");
 _Static_assert(sizeof(struct flow_spill) == 40, "flow_spill layout");
 _Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");

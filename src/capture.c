@@ -31,6 +31,7 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 {
 	struct capture *c = calloc(1, sizeof(*c));
 	struct bpf_maps maps;
+	int ret;
 
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
@@ -49,7 +50,11 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 		snprintf(err, errlen, "cannot allocate the sampler: %s", strerror(errno));
 		goto out_free;
 	}
-	c->totals.capacity = max_hosts;
+	ret = sampler_reset(c->sampler, c->hosts, &c->totals); /* the totals' first values */
+	if (ret) {
+		snprintf(err, errlen, "cannot empty the counters: %s", strerror(-ret));
+		goto out_free;
+	}
 	return c;
 
 out_free:

@@ -127,18 +127,16 @@ static inline double per_second(uint64_t delta, double interval)
 
 static inline void counters_add(struct flow_counters *to, const struct flow_counters *c)
 {
-	to->rx_packets += c->rx_packets;
-	to->rx_bytes += c->rx_bytes;
-	to->tx_packets += c->tx_packets;
-	to->tx_bytes += c->tx_bytes;
+#define ADD(field) to->field += c->field;
+	FLOW_COUNTERS_FIELDS(ADD)
+#undef ADD
 }
 
 static inline void counters_sub(struct flow_counters *to, const struct flow_counters *c)
 {
-	to->rx_packets -= c->rx_packets;
-	to->rx_bytes -= c->rx_bytes;
-	to->tx_packets -= c->tx_packets;
-	to->tx_bytes -= c->tx_bytes;
+#define SUB(field) to->field -= c->field;
+	FLOW_COUNTERS_FIELDS(SUB)
+#undef SUB
 }
 
 static inline int flow_key_eq(const struct flow_key *a, const struct flow_key *b)

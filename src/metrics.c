@@ -160,24 +160,15 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 	struct render r = *proto;
 	char *buf = NULL, addr[FMT_ADDR_LEN];
 	size_t len = 0, i, k;
-	const struct traffic_counts *c = &tot->total;
 
 	r.om = which == 1;
 	r.f = open_memstream(&buf, &len);
 	if (!r.f)
 		return -ENOMEM;
-	one(&r, "flowtop_frames_total", "counter", "Frames the filter saw.", c->frames);
-	one(&r, "flowtop_bytes_total", "counter",
-	    "Bytes of the frames the filter saw, link header included.", c->bytes);
-	one(&r, "flowtop_non_ip_frames_total", "counter", "Frames with no IP header.", c->non_ip);
-	one(&r, "flowtop_truncated_frames_total", "counter",
-	    "Frames cut short or invalid inside a header.", c->truncated);
-	one(&r, "flowtop_spilled_frames_total", "counter",
-	    "Frames counted through the spill map (a per-CPU ring was full).", c->spilled);
-	one(&r, "flowtop_lost_updates_total", "counter",
-	    "Address updates lost to hosts, not to totals: refused by the spill map or evicted by "
-	    "its LRU before a read.",
-	    c->lost);
+	for (k = 0; k < stats_nfields; k++)
+		if (stats_fields[k].family)
+			one(&r, stats_fields[k].family, "counter", stats_fields[k].help,
+			    stats_value(&tot->total, &stats_fields[k]));
 	one(&r, "flowtop_evicted_hosts_total", "counter",
 	    "Hosts that left the full host table (their counts are in ip=\"other\").",
 	    tot->evicted);

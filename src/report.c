@@ -73,15 +73,16 @@ static void write_json(FILE *f, const struct report *r)
 		fputs(",\"netns\":", f);
 		report_json_string(f, r->netns);
 	}
+	fprintf(f, ",\"interval\":%.3f,\"totals\":{", t->interval);
+	for (i = 0; i < stats_nfields; i++)
+		if (stats_fields[i].json)
+			fprintf(f, "\"%s\":%" PRIu64 ",", stats_fields[i].json,
+				stats_value(&t->total, &stats_fields[i]));
 	fprintf(f,
-		",\"interval\":%.3f,\"totals\":{\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64
-		",\"non_ip\":%" PRIu64 ",\"truncated\":%" PRIu64 ",\"evicted\":%" PRIu64
-		",\"lost\":%" PRIu64 ",\"spilled\":%" PRIu64 ",\"hosts\":%" PRIu64
-		",\"capacity\":%" PRIu64 ",\"listed\":%zu,\"matching\":%zu},",
-		t->interval, (uint64_t)t->total.frames, (uint64_t)t->total.bytes,
-		(uint64_t)t->total.non_ip, (uint64_t)t->total.truncated, t->evicted,
-		(uint64_t)t->total.lost, (uint64_t)t->total.spilled, t->live_hosts, t->capacity,
-		r->nrows, r->nhosts > r->nrows ? r->nhosts : r->nrows);
+		"\"evicted\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"capacity\":%" PRIu64
+		",\"listed\":%zu,\"matching\":%zu},",
+		t->evicted, t->live_hosts, t->capacity, r->nrows,
+		r->nhosts > r->nrows ? r->nhosts : r->nrows);
 	fprintf(f,
 		"\"other\":{\"hosts\":%" PRIu64 ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
 		",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64 "},\"hosts\":[",
@@ -133,15 +134,16 @@ static void write_text(FILE *f, const struct report *r)
 	fprintf(f, "%s  %s%s%s%s  interval %.3f s\n", fmt_time_rfc3339(&r->time, when), r->iface,
 		r->netns ? " (netns " : "", r->netns ? r->netns : "", r->netns ? ")" : "",
 		t->interval);
-	fprintf(f,
-		"total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)  non-IP %" PRIu64
-		"  truncated %" PRIu64 "  evicted %" PRIu64 "  lost %" PRIu64 "  hosts %" PRIu64
-		"/%" PRIu64 "\n",
-		(uint64_t)t->total.frames, (uint64_t)t->total.bytes,
+	fprintf(f, "total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)", (uint64_t)t->total.frames,
+		(uint64_t)t->total.bytes,
 		fmt_scaled(per_second(t->delta.frames, t->interval), "p/s", pps, sizeof(pps)),
-		fmt_scaled(per_second(BITS(t->delta.bytes), t->interval), "b/s", bps, sizeof(bps)),
-		(uint64_t)t->total.non_ip, (uint64_t)t->total.truncated, t->evicted,
-		(uint64_t)t->total.lost, t->live_hosts, t->capacity);
+		fmt_scaled(per_second(BITS(t->delta.bytes), t->interval), "b/s", bps, sizeof(bps)));
+	for (i = 0; i < stats_nfields; i++)
+		if (stats_fields[i].text)
+			fprintf(f, "  %s %" PRIu64, stats_fields[i].text,
+				stats_value(&t->total, &stats_fields[i]));
+	fprintf(f, "  evicted %" PRIu64 "  hosts %" PRIu64 "/%" PRIu64 "\n", t->evicted,
+		t->live_hosts, t->capacity);
 	if (r->nhosts > r->nrows)
 		fprintf(f, "the %zu busiest of %zu hosts\n", r->nrows, r->nhosts);
 	fprintf(f, "%-39s %10s %12s %10s %12s %10s %10s\n", "ADDRESS", "RX PKTS", "RX BYTES",

@@ -265,10 +265,7 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 		uint64_t created = 0;
 
 		for (c = 0; c < s->m.ncpus; c++) {
-			sum.rx_packets += v[c].c.rx_packets;
-			sum.rx_bytes += v[c].c.rx_bytes;
-			sum.tx_packets += v[c].c.tx_packets;
-			sum.tx_bytes += v[c].c.tx_bytes;
+			counters_add(&sum, &v[c].c);
 			created += v[c].created_ns;
 		}
 		to = seen_slot(&s->next, &s->spill_keys[i]);
@@ -280,10 +277,9 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 		s->next.created[to] = created;
 		d = sum; /* new, or made anew since the last read: all it holds is new */
 		if (s->seen.used[was] && s->seen.created[was] == created) {
-			d.rx_packets = counter_delta(sum.rx_packets, s->seen.vals[was].rx_packets);
-			d.rx_bytes = counter_delta(sum.rx_bytes, s->seen.vals[was].rx_bytes);
-			d.tx_packets = counter_delta(sum.tx_packets, s->seen.vals[was].tx_packets);
-			d.tx_bytes = counter_delta(sum.tx_bytes, s->seen.vals[was].tx_bytes);
+#define DELTA_OF(field) d.field = counter_delta(sum.field, s->seen.vals[was].field);
+			FLOW_COUNTERS_FIELDS(DELTA_OF)
+#undef DELTA_OF
 		}
 		if ((d.rx_packets || d.tx_packets) && hosttab_add(t, &s->spill_keys[i], &d))
 			return -ENOMEM; /* not after hosttab_reserve() */
@@ -295,7 +291,15 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 	return 0;
 }
 
-static int read_stats(struct sampler *s, struct traffic_counts *sum)
+const struct stats_field stats_fields[] = {
+#define FIELD(field, json, text, family, help)                                                     \
+	{ json, text, family, help, offsetof(struct flow_stats, field) },
+	FLOW_STATS_FIELDS(FIELD)
+#undef FIELD
+};
+const size_t stats_nfields = sizeof(stats_fields) / sizeof(stats_fields[0]);
+
+static int read_stats(struct sampler *s, struct flow_stats *sum)
 {
 	__u32 zero = 0;
 	unsigned c;
@@ -306,25 +310,28 @@ static int read_stats(struct sampler *s, struct traffic_counts *sum)
 		return err;
 	memset(sum, 0, sizeof(*sum));
 	for (c = 0; c < s->m.ncpus; c++) {
-		sum->frames += s->stats[c].frames;
-		sum->bytes += s->stats[c].bytes;
-		sum->non_ip += s->stats[c].non_ip;
-		sum->truncated += s->stats[c].truncated;
-		sum->new_entries += s->stats[c].new_entries;
-		sum->lost += s->stats[c].lost;
-		sum->out_frames += s->stats[c].out_frames;
-		sum->out_bytes += s->stats[c].out_bytes;
-		sum->spilled += s->stats[c].spilled;
+#define SUM(field, json, text, family, help) sum->field += s->stats[c].field;
+		FLOW_STATS_FIELDS(SUM)
+#undef SUM
 	}
 	return 0;
 }
 
 #define DELTA(f) totals->delta.f = now.f >= totals->total.f ? now.f - totals->total.f : now.f
 
+/* What the host table says of the whole interface: written here alone. */
+static void table_totals(struct flow_totals *totals, const struct hosttab *t)
+{
+	totals->other = *hosttab_other(t);
+	totals->live_hosts = hosttab_count(t);
+	totals->evicted = hosttab_departed(t);
+	totals->capacity = hosttab_capacity(t);
+}
+
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval)
 {
 	uint64_t heads[s->m.ncpus];
-	struct traffic_counts now;
+	struct flow_stats now;
 	unsigned c;
 	int err;
 
@@ -360,20 +367,11 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 	if (s->convo)
 		convo_end(s->convo, interval);
 
-	DELTA(frames);
-	DELTA(bytes);
-	DELTA(non_ip);
-	DELTA(truncated);
-	DELTA(new_entries);
-	DELTA(lost);
-	DELTA(out_frames);
-	DELTA(out_bytes);
-	DELTA(spilled);
+#define DELTA_OF(field, json, text, family, help) DELTA(field);
+	FLOW_STATS_FIELDS(DELTA_OF)
+#undef DELTA_OF
 	totals->total = now;
-	totals->other = *hosttab_other(t);
-	totals->live_hosts = hosttab_count(t);
-	totals->evicted = hosttab_departed(t);
-	totals->capacity = hosttab_capacity(t);
+	table_totals(totals, t);
 	totals->interval = interval;
 	return 0;
 }
@@ -405,6 +403,6 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 		return err;
 	hosttab_clear(t);
 	memset(totals, 0, sizeof(*totals));
-	totals->capacity = hosttab_capacity(t);
+	table_totals(totals, t);
 	return 0;
 }

@@ -8,35 +8,42 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "../bpf/flowtop.h"
 #include "bpf_load.h"
 #include "convo.h"
 #include "hosttab.h"
 
-/* Whole-interface frame counts, as the outputs see them (the BPF layout, struct
- * flow_stats, stays in sampler.c). */
-struct traffic_counts {
-	uint64_t frames;      /* every frame, counted or not */
-	uint64_t bytes;	      /* their length on the wire */
-	uint64_t non_ip;      /* frames with no IP header on the dissector's path */
-	uint64_t truncated;   /* frames cut short or invalid inside a header on the path */
-	uint64_t new_entries; /* spill map entries the filter created */
-	uint64_t lost;	      /* address updates lost to hosts (not to the totals): refused by
-			       * the spill map, or dropped by its LRU before a read */
-	uint64_t out_frames;  /* frames this host sent (the rest it received) */
-	uint64_t out_bytes;   /* their length on the wire */
-	uint64_t spilled;     /* frames counted through the spill map */
+/* The filter's counters as the outputs name them, in FLOW_STATS_FIELDS' order; a NULL
+ * name leaves the counter out of that output. */
+struct stats_field {
+	const char *json, *text, *family, *help;
+	size_t offset; /* in struct flow_stats */
 };
+extern const struct stats_field stats_fields[];
+extern const size_t stats_nfields;
 
-/* Whole-interface counters. */
+static inline uint64_t stats_value(const struct flow_stats *s, const struct stats_field *f)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)s + f->offset, sizeof(v));
+	return v;
+}
+
+/* What a sample reports of the whole interface: the filter's counters (struct
+ * flow_stats, summed over the CPUs), and the host table's. */
 struct flow_totals {
-	struct traffic_counts total; /* cumulative since attach */
-	struct traffic_counts delta; /* added during the last interval */
-	struct flow_counters other;  /* what the hosts that left the table had counted */
-	uint64_t live_hosts;	     /* hosts in the table at the last sample */
-	uint64_t evicted;	     /* hosts that left the full table since attach */
-	uint64_t capacity;	     /* hosts the table can hold */
-	double interval;	     /* seconds the last sample covered */
+	struct flow_stats total;    /* cumulative since attach (FLOW_STATS_FIELDS) */
+	struct flow_stats delta;    /* added during the last interval */
+	struct flow_counters other; /* what the hosts that left the table had counted */
+	uint64_t live_hosts;	    /* hosts in the table at the last sample */
+	uint64_t evicted;	    /* hosts that left the full table since attach */
+	uint64_t capacity;	    /* hosts the table can hold */
+	double interval;	    /* seconds the last sample covered */
 };
 
 struct sampler;

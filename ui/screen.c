@@ -153,6 +153,7 @@ static void draw_header(const struct screen_state *s)
 {
 	const struct flow_totals *t = s->totals;
 	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16], cost[32];
+	size_t i;
 	double dt = t->interval > 0 ? t->interval : 1;
 	uint64_t in_f = t->delta.frames - t->delta.out_frames,
 		 in_b = t->delta.bytes - t->delta.out_bytes;
@@ -186,9 +187,12 @@ static void draw_header(const struct screen_state *s)
 		snprintf(cost, sizeof(cost), "%.0f ns/frame", s->cost_ns);
 	else
 		snprintf(cost, sizeof(cost), "n/a");
-	mvprintw(2, 0, " non-IP %llu  truncated %llu  evicted %llu  lost %llu  filter cost %s",
-		 (unsigned long long)t->total.non_ip, (unsigned long long)t->total.truncated,
-		 (unsigned long long)t->evicted, (unsigned long long)t->total.lost, cost);
+	move(2, 0);
+	for (i = 0; i < stats_nfields; i++)
+		if (stats_fields[i].text)
+			printw(" %s %llu ", stats_fields[i].text,
+			       (unsigned long long)stats_value(&t->total, &stats_fields[i]));
+	printw(" evicted %llu  filter cost %s", (unsigned long long)t->evicted, cost);
 }
 
 /* The interface's traffic over the last samples, in then out, each scaled to the peak

@@ -810,30 +810,52 @@ static bool run_sources(struct frame *f, int n)
 	return i == n;
 }
 
+/* A program of a test's own, with a sampler on it: the tests' skel while it lasts, the
+ * table and the totals emptied. */
+struct rig {
+	struct flowtop_bpf *skel, *saved;
+	struct sampler *ss;
+};
+
+static bool rig_open(struct rig *r, struct bpf_load_opts o)
+{
+	struct bpf_maps m;
+	char err[256];
+
+	r->saved = skel;
+	r->ss = NULL;
+	r->skel = bpf_load(&o, err, sizeof(err));
+	if (!ASSERT_TRUE(r->skel)) {
+		printf("  %s\n", err);
+		return false;
+	}
+	skel = r->skel;
+	bpf_load_set_link_hlen(r->skel, ETH_HLEN);
+	bpf_load_maps(r->skel, &m);
+	r->ss = sampler_new(&m);
+	hosttab_clear(tab);
+	memset(&totals, 0, sizeof(totals));
+	return ASSERT_TRUE(r->ss);
+}
+
+static void rig_close(struct rig *r)
+{
+	sampler_free(r->ss);
+	bpf_unload(r->skel);
+	skel = r->saved;
+}
+
 /* A ring of 64 records and 1,000 frames before user space reads: 64 take the ring, the
  * rest the spill map, and every host's count is still exact. */
 static void test_full_ring_spills_exactly(void)
 {
-	struct flowtop_bpf *small, *saved = skel;
-	struct bpf_maps m;
-	struct sampler *ss;
 	struct frame f;
-	char err[256];
+	struct rig r;
 	int i;
 
-	small = bpf_load(&(struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 }, err,
-			 sizeof(err));
-	if (!ASSERT_TRUE(small)) {
-		printf("  %s\n", err);
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 }))
 		return;
-	}
-	skel = small;
-	bpf_load_set_link_hlen(small, ETH_HLEN);
-	bpf_load_maps(small, &m);
-	ss = sampler_new(&m);
-	hosttab_clear(tab);
-	memset(&totals, 0, sizeof(totals));
-	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(totals.total.frames, 1000);
 		ASSERT_EQ(totals.total.spilled, 1000 - 64);
 		ASSERT_EQ(totals.total.lost, 0);
@@ -844,17 +866,15 @@ static void test_full_ring_spills_exactly(void)
 		ASSERT_EQ(host("10.9.3.250")->total.tx_packets, 1); /* through the spill map */
 		/* the spill map keeps cumulative counters: the next sample adds only news */
 		ASSERT_TRUE(run_sources(&f, 100));
-		ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
 		ASSERT_EQ(host(B4)->total.rx_packets, 1100);
 		ASSERT_EQ(host("10.9.0.1")->total.tx_packets, 2);
 		ASSERT_EQ(host(B4)->delta.rx_packets, 100);
 		for (i = 0; i < 3; i++) /* and when nothing spills, nothing is added */
-			ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+			ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
 		ASSERT_EQ(host(B4)->total.rx_packets, 1100);
 	}
-	sampler_free(ss);
-	bpf_unload(small);
-	skel = saved;
+	rig_close(&r);
 }
 
 /* n frames from src to B4 on CPU 0 */
@@ -877,27 +897,14 @@ static bool run_from(struct frame *f, const char *src, int n)
  * address update of every frame is then on a host or in lost, and the totals exact. */
 static void test_spill_evictions_counted_lost(void)
 {
-	struct flowtop_bpf *small, *saved = skel;
-	struct bpf_maps m;
-	struct sampler *ss;
-	struct frame f;
 	uint64_t updates = 0;
-	char err[256];
+	struct frame f;
+	struct rig r;
 	size_t i;
 
-	small = bpf_load(&(struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }, err,
-			 sizeof(err));
-	if (!ASSERT_TRUE(small)) {
-		printf("  %s\n", err);
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }))
 		return;
-	}
-	skel = small;
-	bpf_load_set_link_hlen(small, ETH_HLEN);
-	bpf_load_maps(small, &m);
-	ss = sampler_new(&m);
-	hosttab_clear(tab);
-	memset(&totals, 0, sizeof(totals));
-	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(totals.total.frames, 1000);
 		ASSERT_EQ(totals.total.spilled, 936);
 		for (i = 0; i < hosttab_count(tab); i++)
@@ -907,56 +914,45 @@ static void test_spill_evictions_counted_lost(void)
 		ASSERT_EQ(updates + totals.total.lost, 2 * 1000);
 		ASSERT_EQ(totals.delta.lost, totals.total.lost);
 		/* read again, nothing new: nothing more lost, nothing found twice */
-		ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
 		ASSERT_EQ(totals.delta.lost, 0);
 	}
-	sampler_free(ss);
-	bpf_unload(small);
-	skel = saved;
+	rig_close(&r);
 }
 
 /* The host table cannot grow while the spill map is read: the read fails whole, and the
  * next one adds every count once (a read that failed halfway added some twice). */
 static void test_spill_read_all_or_nothing(void)
 {
-	struct flowtop_bpf *small, *saved = skel;
 	struct hosttab *fresh = hosttab_new(65536), *saved_tab = tab;
-	struct bpf_maps m;
-	struct sampler *ss;
-	struct frame f;
 	uint64_t sent = 0;
-	char err[256];
+	struct frame f;
+	struct rig r;
 	size_t i;
 
-	small = bpf_load(&(struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 }, err,
-			 sizeof(err));
-	if (!ASSERT_TRUE(small && fresh)) {
-		printf("  %s\n", err);
+	if (!ASSERT_TRUE(fresh))
+		return;
+	tab = fresh; /* a table that has never grown */
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 })) {
+		tab = saved_tab;
+		hosttab_free(fresh);
 		return;
 	}
-	skel = small;
-	tab = fresh;
-	bpf_load_set_link_hlen(small, ETH_HLEN);
-	bpf_load_maps(small, &m);
-	ss = sampler_new(&m);
-	memset(&totals, 0, sizeof(totals));
 	/* 64 records fit the ring (65 hosts: the table's first 256 take them), 936 spill */
 	if (run_sources(&f, 1000)) {
 		fail_alloc_above = 256 * sizeof(struct host);
-		ASSERT_EQ(sampler_read(ss, tab, &totals, 1.0), -ENOMEM);
+		ASSERT_EQ(sampler_read(r.ss, tab, &totals, 1.0), -ENOMEM);
 		fail_alloc_above = 0;
-		ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
 		for (i = 0; i < hosttab_count(tab); i++)
 			sent += hosttab_get(tab, i)->total.tx_packets;
 		ASSERT_EQ(sent, 1000);
 		ASSERT_EQ(host(B4)->total.rx_packets, 1000);
 		ASSERT_EQ(hosttab_count(tab), 1001);
 	}
-	sampler_free(ss);
-	bpf_unload(small);
-	hosttab_free(fresh);
-	skel = saved;
+	rig_close(&r);
 	tab = saved_tab;
+	hosttab_free(fresh);
 }
 
 /* The length of a loaded program's translated instructions. */
@@ -974,71 +970,43 @@ static __u32 xlated_len(const struct flowtop_bpf *s)
  * program than the plain store x86 takes, and every record is read all the same. */
 static void test_ring_published_by_exchange(void)
 {
-	struct flowtop_bpf *ordered, *saved = skel;
-	struct bpf_maps m;
-	struct sampler *ss;
 	struct frame f;
-	char err[256];
+	struct rig r;
 
-	ordered = bpf_load(&(struct bpf_load_opts){ .ring_slots = 4096, .exchange_head = true },
-			   err, sizeof(err));
-	if (!ASSERT_TRUE(ordered)) {
-		printf("  %s\n", err);
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 4096, .exchange_head = true }))
 		return;
-	}
-	ASSERT_TRUE(xlated_len(ordered) != xlated_len(saved));
-	skel = ordered;
-	bpf_load_set_link_hlen(ordered, ETH_HLEN);
-	bpf_load_maps(ordered, &m);
-	ss = sampler_new(&m);
-	hosttab_clear(tab);
-	memset(&totals, 0, sizeof(totals));
-	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+	ASSERT_TRUE(xlated_len(r.skel) != xlated_len(r.saved));
+	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(totals.total.frames, 1000);
 		ASSERT_EQ(totals.total.spilled, 0);
 		ASSERT_EQ(host(B4)->total.rx_packets, 1000);
 		ASSERT_EQ(host("10.9.3.250")->total.tx_packets, 1);
 	}
-	sampler_free(ss);
-	bpf_unload(ordered);
-	skel = saved;
+	rig_close(&r);
 }
 
 /* A spill map entry evicted and made anew between two reads, with counters not smaller
  * than those read before, is new all the same (its creation stamp tells). */
 static void test_spill_entry_made_anew(void)
 {
-	struct flowtop_bpf *small, *saved = skel;
-	struct bpf_maps m;
-	struct sampler *ss;
 	struct frame f;
-	char err[256];
+	struct rig r;
 
-	small = bpf_load(&(struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }, err,
-			 sizeof(err));
-	if (!ASSERT_TRUE(small))
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }))
 		return;
-	skel = small;
-	bpf_load_set_link_hlen(small, ETH_HLEN);
-	bpf_load_maps(small, &m);
-	ss = sampler_new(&m);
-	hosttab_clear(tab);
-	memset(&totals, 0, sizeof(totals));
 	/* the ring full of 64 frames, then one from X: into the spill map */
 	if (run_from(&f, C4, 64) && run_from(&f, "10.8.0.1", 1) &&
-	    ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+	    ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 1);
 		ASSERT_EQ(totals.total.spilled, 1);
 		/* again the ring full, 1,000 sources through the spill map (X is evicted),
 		 * then three frames from X: its entry is made anew, with 3 > 1 */
 		ASSERT_TRUE(run_from(&f, C4, 64) && run_sources(&f, 1000) &&
 			    run_from(&f, "10.8.0.1", 3));
-		ASSERT_OK(sampler_read(ss, tab, &totals, 1.0));
+		ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
 		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 4);
 	}
-	sampler_free(ss);
-	bpf_unload(small);
-	skel = saved;
+	rig_close(&r);
 }
 
 /* A table of 64 hosts and 1,000 sources: the host idle the longest leaves for each new
