@@ -61,24 +61,89 @@ static double v_tx_bytes(const struct row *r)
 	return (double)r->host.total.tx_bytes;
 }
 
+/* Sort keys, computed from the host alone (cheaper than a whole row): the column's
+ * value, or one that orders the same (share: the 2 s rate both ways). */
+static double k_rx2(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 2, 0);
+}
+static double k_tx2(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 2, 1);
+}
+static double k_rx10(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 10, 0);
+}
+static double k_tx10(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 10, 1);
+}
+static double k_rx40(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 40, 0);
+}
+static double k_tx40(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 40, 1);
+}
+static double k_peak(const struct hosttab *t, const struct host *h)
+{
+	(void)t;
+	return h->peak;
+}
+static double k_both2(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 2, 0) + hosttab_rate(t, h, 2, 1);
+}
+static double k_both40(const struct hosttab *t, const struct host *h)
+{
+	return hosttab_rate(t, h, 40, 0) + hosttab_rate(t, h, 40, 1);
+}
+static double k_rx_pkts(const struct hosttab *t, const struct host *h)
+{
+	(void)t;
+	return (double)h->total.rx_packets;
+}
+static double k_rx_bytes(const struct hosttab *t, const struct host *h)
+{
+	(void)t;
+	return (double)h->total.rx_bytes;
+}
+static double k_tx_pkts(const struct hosttab *t, const struct host *h)
+{
+	(void)t;
+	return (double)h->total.tx_packets;
+}
+static double k_tx_bytes(const struct hosttab *t, const struct host *h)
+{
+	(void)t;
+	return (double)h->total.tx_bytes;
+}
+
 #define BOTH (VIEW_RATES | VIEW_TOTALS)
 
 const struct column columns[COL__COUNT] = {
-	/*               name        title       width keep views        kind          value */
-	[COL_ADDR] = { "addr", "ADDRESS", 24, 100, BOTH, KIND_TEXT, NULL },
-	[COL_RX2] = { "rx2", "RX 2s", 8, 90, VIEW_RATES, KIND_RATE, v_rx2 },
-	[COL_TX2] = { "tx2", "TX 2s", 8, 89, VIEW_RATES, KIND_RATE, v_tx2 },
-	[COL_RX10] = { "rx10", "RX 10s", 8, 60, VIEW_RATES, KIND_RATE, v_rx10 },
-	[COL_TX10] = { "tx10", "TX 10s", 8, 59, VIEW_RATES, KIND_RATE, v_tx10 },
-	[COL_RX40] = { "rx40", "RX 40s", 8, 50, VIEW_RATES, KIND_RATE, v_rx40 },
-	[COL_TX40] = { "tx40", "TX 40s", 8, 49, VIEW_RATES, KIND_RATE, v_tx40 },
-	[COL_PEAK] = { "peak", "PEAK", 8, 40, VIEW_RATES, KIND_RATE, v_peak },
-	[COL_RX_PKTS] = { "rxpkts", "RX PKTS", 10, 80, VIEW_TOTALS, KIND_PACKETS, v_rx_pkts },
-	[COL_RX_BYTES] = { "rxbytes", "RX BYTES", 10, 85, VIEW_TOTALS, KIND_BYTES, v_rx_bytes },
-	[COL_TX_PKTS] = { "txpkts", "TX PKTS", 10, 79, VIEW_TOTALS, KIND_PACKETS, v_tx_pkts },
-	[COL_TX_BYTES] = { "txbytes", "TX BYTES", 10, 84, VIEW_TOTALS, KIND_BYTES, v_tx_bytes },
-	[COL_SHARE] = { "share", "SHARE", 12, 30, BOTH, KIND_BAR, v_share },
-	[COL_HISTORY] = { "history", "LAST 40s", 20, 10, VIEW_RATES, KIND_HISTORY, v_history },
+	/*               name        title       width keep views        kind          value  key */
+	[COL_ADDR] = { "addr", "ADDRESS", 24, 100, BOTH, KIND_TEXT, NULL, NULL },
+	[COL_RX2] = { "rx2", "RX 2s", 8, 90, VIEW_RATES, KIND_RATE, v_rx2, k_rx2 },
+	[COL_TX2] = { "tx2", "TX 2s", 8, 89, VIEW_RATES, KIND_RATE, v_tx2, k_tx2 },
+	[COL_RX10] = { "rx10", "RX 10s", 8, 60, VIEW_RATES, KIND_RATE, v_rx10, k_rx10 },
+	[COL_TX10] = { "tx10", "TX 10s", 8, 59, VIEW_RATES, KIND_RATE, v_tx10, k_tx10 },
+	[COL_RX40] = { "rx40", "RX 40s", 8, 50, VIEW_RATES, KIND_RATE, v_rx40, k_rx40 },
+	[COL_TX40] = { "tx40", "TX 40s", 8, 49, VIEW_RATES, KIND_RATE, v_tx40, k_tx40 },
+	[COL_PEAK] = { "peak", "PEAK", 8, 40, VIEW_RATES, KIND_RATE, v_peak, k_peak },
+	[COL_RX_PKTS] = { "rxpkts", "RX PKTS", 10, 80, VIEW_TOTALS, KIND_PACKETS, v_rx_pkts,
+			  k_rx_pkts },
+	[COL_RX_BYTES] = { "rxbytes", "RX BYTES", 10, 85, VIEW_TOTALS, KIND_BYTES, v_rx_bytes,
+			   k_rx_bytes },
+	[COL_TX_PKTS] = { "txpkts", "TX PKTS", 10, 79, VIEW_TOTALS, KIND_PACKETS, v_tx_pkts,
+			  k_tx_pkts },
+	[COL_TX_BYTES] = { "txbytes", "TX BYTES", 10, 84, VIEW_TOTALS, KIND_BYTES, v_tx_bytes,
+			   k_tx_bytes },
+	[COL_SHARE] = { "share", "SHARE", 12, 30, BOTH, KIND_BAR, v_share, k_both2 },
+	[COL_HISTORY] = { "history", "LAST 40s", 20, 10, VIEW_RATES, KIND_HISTORY, v_history,
+			  k_both40 },
 };
 
 int column_by_name(const char *name)
@@ -109,38 +174,7 @@ void row_fill(struct row *r, const struct hosttab *t, const struct host *h, doub
 
 double column_key(enum col_id col, const struct hosttab *t, const struct host *h)
 {
-	switch (col) {
-	case COL_RX2:
-		return hosttab_rate(t, h, 2, 0);
-	case COL_TX2:
-		return hosttab_rate(t, h, 2, 1);
-	case COL_RX10:
-		return hosttab_rate(t, h, 10, 0);
-	case COL_TX10:
-		return hosttab_rate(t, h, 10, 1);
-	case COL_RX40:
-		return hosttab_rate(t, h, 40, 0);
-	case COL_TX40:
-		return hosttab_rate(t, h, 40, 1);
-	case COL_PEAK:
-		return h->peak;
-	case COL_RX_PKTS:
-		return (double)h->total.rx_packets;
-	case COL_RX_BYTES:
-		return (double)h->total.rx_bytes;
-	case COL_TX_PKTS:
-		return (double)h->total.tx_packets;
-	case COL_TX_BYTES:
-		return (double)h->total.tx_bytes;
-	case COL_SHARE:
-		return hosttab_rate(t, h, 2, 0) + hosttab_rate(t, h, 2, 1);
-	case COL_HISTORY:
-		return hosttab_rate(t, h, 40, 0) + hosttab_rate(t, h, 40, 1);
-	case COL_ADDR:
-	case COL__COUNT:
-		break;
-	}
-	return 0;
+	return columns[col].key ? columns[col].key(t, h) : 0;
 }
 
 int column_compare(enum col_id col, bool reverse, const struct row *a, const struct row *b)

@@ -57,6 +57,8 @@ struct column {
 	unsigned views;	   /* VIEW_* */
 	enum col_kind kind;
 	double (*value)(const struct row *r); /* NULL: the address, sorted as text */
+	/* what sorting by it compares, from the host alone (see column_key()) */
+	double (*key)(const struct hosttab *t, const struct host *h);
 };
 
 extern const struct column columns[COL__COUNT];

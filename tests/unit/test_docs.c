@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* test_docs.c: the manual page and the program agree: every option --help prints is in
  * the page's OPTIONS and no other; every key of the help screen is in its INTERACTIVE
- * COMMANDS and no other. Reads man/flowtop.8 (run from the source tree). */
+ * COMMANDS and no other; every column of the table in its COLUMNS and no other. Reads man/flowtop.8
+ * (run from the source tree). */
 #include "test.h"
 
 #include <ctype.h>
 
 #include "cli.h"
+#include "columns.h"
 #include "keys.h"
 
 #define MAX_ITEMS 64
@@ -161,9 +163,48 @@ static void test_keys_match_help_screen(void)
 			FAILF("key '%s' is in the man page, not on the help screen", man.item[k]);
 }
 
+/* The page's COLUMNS has an entry per column of the table, with its title and name,
+ * and no other. */
+static void test_columns_match_table(void)
+{
+	char *page = read_page(), *cols, *line;
+	bool seen[COL__COUNT] = { false };
+	int entries = 0, c;
+
+	if (!ASSERT_TRUE(page))
+		return;
+	cols = section(page, "COLUMNS");
+	if (!ASSERT_TRUE(cols))
+		return;
+	/* each entry: .TP, then .BR "TITLE" " (" name ) */
+	for (line = strstr(cols, ".TP\n.BR \""); line; line = strstr(line + 1, ".TP\n.BR \"")) {
+		char title[32], name[32];
+
+		entries++;
+		if (sscanf(line, ".TP\n.BR \"%31[^\"]\" \" (\" %31[a-z0-9] )", title, name) != 2) {
+			FAILF("a COLUMNS entry the test cannot read: %.40s", line + 4);
+			continue;
+		}
+		c = column_by_name(name);
+		if (c < 0)
+			FAILF("column '%s' is in the man page, not in the table", name);
+		else if (strcmp(columns[c].title, title))
+			FAILF("column '%s' is titled '%s' in the man page, '%s' on screen", name,
+			      title, columns[c].title);
+		else
+			seen[c] = true;
+	}
+	free(cols);
+	ASSERT_EQ(entries, COL__COUNT);
+	for (c = 0; c < COL__COUNT; c++)
+		if (!seen[c])
+			FAILF("column '%s' is in the table, not in the man page", columns[c].name);
+}
+
 int main(void)
 {
 	RUN_TEST(test_options_match_help);
 	RUN_TEST(test_keys_match_help_screen);
+	RUN_TEST(test_columns_match_table);
 	return test_summary("test_docs");
 }
