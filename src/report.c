@@ -61,6 +61,14 @@ void report_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* ,"rx_packets":N,... : a host's four counters (FLOW_COUNTERS_FIELDS), named as in C */
+static void write_json_counters(FILE *f, const struct flow_counters *c)
+{
+#define JSON_COUNTER(field) fprintf(f, ",\"" #field "\":%" PRIu64, (uint64_t)c->field);
+	FLOW_COUNTERS_FIELDS(JSON_COUNTER)
+#undef JSON_COUNTER
+}
+
 static void write_json(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
@@ -83,21 +91,16 @@ static void write_json(FILE *f, const struct report *r)
 		",\"listed\":%zu,\"matching\":%zu},",
 		t->evicted, t->live_hosts, t->capacity, r->nrows,
 		r->nhosts > r->nrows ? r->nhosts : r->nrows);
-	fprintf(f,
-		"\"other\":{\"hosts\":%" PRIu64 ",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
-		",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64 "},\"hosts\":[",
-		t->evicted, (uint64_t)t->other.rx_packets, (uint64_t)t->other.rx_bytes,
-		(uint64_t)t->other.tx_packets, (uint64_t)t->other.tx_bytes);
+	fprintf(f, "\"other\":{\"hosts\":%" PRIu64, t->evicted);
+	write_json_counters(f, &t->other);
+	fputs("},\"hosts\":[", f);
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fprintf(f,
-			"%s{\"ip\":\"%s\",\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
-			",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
-			",\"rx_pps\":%.3f,\"tx_pps\":%.3f,\"rx_bps\":%.3f,\"tx_bps\":%.3f}",
-			i ? "," : "", fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
-			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
-			(uint64_t)h->total.tx_bytes, per_second(h->delta.rx_packets, t->interval),
+		fprintf(f, "%s{\"ip\":\"%s\"", i ? "," : "", fmt_addr(&h->addr, addr));
+		write_json_counters(f, &h->total);
+		fprintf(f, ",\"rx_pps\":%.3f,\"tx_pps\":%.3f,\"rx_bps\":%.3f,\"tx_bps\":%.3f}",
+			per_second(h->delta.rx_packets, t->interval),
 			per_second(h->delta.tx_packets, t->interval),
 			per_second(BITS(h->delta.rx_bytes), t->interval),
 			per_second(BITS(h->delta.tx_bytes), t->interval));
@@ -111,17 +114,22 @@ static void write_csv(FILE *f, const struct report *r)
 	char addr[FMT_ADDR_LEN];
 	size_t i;
 
-	fputs("ip,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_pps,tx_pps,rx_bps,tx_bps\n", f);
+	fputs("ip", f);
+#define CSV_TITLE(field) fputs("," #field, f);
+	FLOW_COUNTERS_FIELDS(CSV_TITLE)
+#undef CSV_TITLE
+	fputs(",rx_pps,tx_pps,rx_bps,tx_bps\n", f);
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fprintf(
-		    f, "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f\n",
-		    fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
-		    (uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
-		    (uint64_t)h->total.tx_bytes, per_second(h->delta.rx_packets, dt),
-		    per_second(h->delta.tx_packets, dt), per_second(BITS(h->delta.rx_bytes), dt),
-		    per_second(BITS(h->delta.tx_bytes), dt));
+		fputs(fmt_addr(&h->addr, addr), f);
+#define CSV_VALUE(field) fprintf(f, ",%" PRIu64, (uint64_t)h->total.field);
+		FLOW_COUNTERS_FIELDS(CSV_VALUE)
+#undef CSV_VALUE
+		fprintf(f, ",%.3f,%.3f,%.3f,%.3f\n", per_second(h->delta.rx_packets, dt),
+			per_second(h->delta.tx_packets, dt),
+			per_second(BITS(h->delta.rx_bytes), dt),
+			per_second(BITS(h->delta.tx_bytes), dt));
 	}
 }
 
