@@ -63,63 +63,30 @@ static double v_tx_bytes(const struct row *r)
 
 /* Sort keys, computed from the host alone (cheaper than a whole row): the column's
  * value, or one that orders the same (share: the 2 s rate both ways). */
-static double k_rx2(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 2, 0);
-}
-static double k_tx2(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 2, 1);
-}
-static double k_rx10(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 10, 0);
-}
-static double k_tx10(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 10, 1);
-}
-static double k_rx40(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 40, 0);
-}
-static double k_tx40(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 40, 1);
-}
-static double k_peak(const struct hosttab *t, const struct host *h)
-{
-	(void)t;
-	return h->peak;
-}
-static double k_both2(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 2, 0) + hosttab_rate(t, h, 2, 1);
-}
-static double k_both40(const struct hosttab *t, const struct host *h)
-{
-	return hosttab_rate(t, h, 40, 0) + hosttab_rate(t, h, 40, 1);
-}
-static double k_rx_pkts(const struct hosttab *t, const struct host *h)
-{
-	(void)t;
-	return (double)h->total.rx_packets;
-}
-static double k_rx_bytes(const struct hosttab *t, const struct host *h)
-{
-	(void)t;
-	return (double)h->total.rx_bytes;
-}
-static double k_tx_pkts(const struct hosttab *t, const struct host *h)
-{
-	(void)t;
-	return (double)h->total.tx_packets;
-}
-static double k_tx_bytes(const struct hosttab *t, const struct host *h)
-{
-	(void)t;
-	return (double)h->total.tx_bytes;
-}
+#define KEY(name, expr)                                                                            \
+	static double name(const struct hosttab *t, const struct host *h)                          \
+	{                                                                                          \
+		(void)t;                                                                           \
+		return (double)(expr);                                                             \
+	}
+#define RX(s) hosttab_rate(t, h, s, 0)
+#define TX(s) hosttab_rate(t, h, s, 1)
+KEY(k_rx2, RX(2))
+KEY(k_tx2, TX(2))
+KEY(k_rx10, RX(10))
+KEY(k_tx10, TX(10))
+KEY(k_rx40, RX(40))
+KEY(k_tx40, TX(40))
+KEY(k_both2, RX(2) + TX(2))
+KEY(k_both40, RX(40) + TX(40))
+KEY(k_peak, h->peak)
+KEY(k_rx_pkts, h->total.rx_packets)
+KEY(k_rx_bytes, h->total.rx_bytes)
+KEY(k_tx_pkts, h->total.tx_packets)
+KEY(k_tx_bytes, h->total.tx_bytes)
+#undef RX
+#undef TX
+#undef KEY
 
 #define BOTH (VIEW_RATES | VIEW_TOTALS)
 

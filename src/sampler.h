@@ -6,8 +6,6 @@
 #define FLOWTOP_SAMPLER_H
 
 #include <stdbool.h>
-#include <stdint.h>
-
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

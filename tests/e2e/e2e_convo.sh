@@ -42,7 +42,6 @@ replay() { ip netns exec "$a" tcpreplay -q -i "$va" "$E2E_TMP/$1.pcap" >/dev/nul
 S=flowtop
 screen() { tm capture-pane -p -t "$S"; }
 keys() { tm send-keys -t "$S" "$@"; } # read in order; checks wait for their effect
-seen() { wait_for 5 eval "$1"; }
 shows() { screen | grep -q -- "$1"; }
 rows() { screen | awk '/^ADDRESS/ { on = 1; next } on && /^[0-9a-z]/ { print $1 }'; }
 # a row of the totals view: address rxpkts rxbytes txpkts txbytes

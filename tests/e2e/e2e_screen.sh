@@ -36,7 +36,6 @@ screen() { tm capture-pane -p -t "$S"; }
 screen_e() { tm capture-pane -e -p -t "$S"; }
 # keys and clicks are read in order; each check waits for its effect on the screen
 keys() { tm send-keys -t "$S" "$@"; }
-seen() { wait_for 5 eval "$1"; }
 shows() { screen | grep -q -- "$1"; }
 # a press and a release of button 1 at column x, line y (0-based), as xterm sends them
 click() {

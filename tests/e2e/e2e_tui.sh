@@ -44,8 +44,6 @@ shows() { screen | grep -q -- "$1"; }
 shows_not() { ! screen | grep -q -- "$1"; }
 first_row() { rows | head -n 1 | awk '{print $1}'; }
 wait_shows() { wait_for 5 shows "$1"; }
-# seen EXPR: wait (5 s at most) until the shell expression holds
-seen() { wait_for 5 eval "$1"; }
 # uptime: the seconds the header says flowtop has been up
 uptime() { screen | head -n 1 | sed -n 's/.* up \([0-9]*\):\([0-9]*\):\([0-9]*\) .*/\1 \2 \3/p' |
 	awk '{ print $1 * 3600 + $2 * 60 + $3 }'; }

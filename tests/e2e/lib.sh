@@ -118,6 +118,10 @@ veth_pair() {
 # mac NS IFACE: the MAC address of IFACE in namespace NS (for static neighbours: no ARP)
 mac() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [^ ]*' | cut -d' ' -f2; }
 
+# seen EXPR: wait (5 s at most) until the shell expression holds: a key's effect on a
+# pane, say
+seen() { wait_for 5 eval "$1"; }
+
 # wait_for SECONDS COMMAND...: poll until the command succeeds (bounded)
 wait_for() {
 	local deadline=$((SECONDS + $1))
