@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "testrun_cost: cannot load the programs %s\n", skel ? "" : err);
 		return 1;
 	}
-	bpf_load_set_link_hlen(skel, 14);
+	bpf_load_link_put(skel, 1, 1, 14);
 	empty = bpf_program__fd(bpf_object__next_program(obj, NULL));
 	printf(
 	    "| traffic (BPF_PROG_TEST_RUN, repeat %u) | empty ns/run | flowtop ns/run | ratio |\n",

@@ -98,8 +98,8 @@ int main(int argc, char **argv)
 				src.addr[13] = (uint8_t)(j >> 16);
 				src.addr[14] = (uint8_t)(j >> 8);
 				src.addr[15] = (uint8_t)j;
-				hosttab_add_frame(t, &src, 1, 60 + j % 1400);
-				hosttab_add_frame(t, &dst, 0, 60 + j % 1400);
+				hosttab_add_frame(t, &src, 1, 60 + j % 1400, 0);
+				hosttab_add_frame(t, &dst, 0, 60 + j % 1400, 0);
 			}
 			t1 = cpu_now();
 			hosttab_end(t, 1.0);

@@ -10,8 +10,12 @@
  * The filter starts at the network header and takes the ethertype from skb->protocol.
  * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
  * hands a socket filter, so the tests run exactly the code that counts live traffic.
- * The link header only matters for the byte count: user space says how long it is
- * (link_hlen) at attach time. */
+ *
+ * One loaded program serves every watched interface (a bound socket each, or one
+ * unbound socket for all) and cannot tell which socket it runs for: it goes by the
+ * frame's ifindex. The links array gives each watched interface a slot (its stats
+ * entry, the tag of its records and spill keys) and the length of its link header,
+ * which only matters for the byte count. */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -31,6 +35,7 @@
 #define NEXTHDR_FRAGMENT 44
 #define NEXTHDR_DEST	 60
 #define EEXIST		 17
+#define LOOPBACK_IFINDEX 1 /* lo's, in every namespace */
 /* GRE flag bits as <linux/if_tunnel.h> has them (it drags in libc headers): big-endian
  * constants, to be tested against the unswapped field */
 #define GRE_CSUM    bpf_htons(0x8000)
@@ -63,21 +68,26 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
 	__uint(max_entries, FLOWTOP_DEFAULT_SPILL_HOSTS);
-	__type(key, struct flow_key);
+	__type(key, struct flow_spill_key);
 	__type(value, struct flow_spill);
 } spill SEC(".maps");
 
+/* The frame counters, per slot: slot FLOWTOP_SLOT_NONE counts frames of interfaces
+ * without one. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, FLOWTOP_MAX_SLOTS);
 	__type(key, __u32);
 	__type(value, struct flow_stats);
 } stats SEC(".maps");
 
-/* Length of the link header in front of the network header: 14 on Ethernet and
- * loopback, 0 where there is none (tun, WireGuard). Written by user space before each
- * attach; with 0 the ethertype comes from the IP version nibble instead. */
-__u32 link_hlen = FLOWTOP_ETH_HLEN;
+/* The watched interfaces, at ifindex % FLOWTOP_LINK_INDEX (struct flow_link). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FLOWTOP_LINK_INDEX);
+	__type(key, __u32);
+	__type(value, struct flow_link);
+} links SEC(".maps");
 
 /* Slots per CPU ring minus one (slots are a power of two); set before load. */
 const volatile __u32 ring_mask = FLOWTOP_DEFAULT_RING_SLOTS - 1;
@@ -336,7 +346,7 @@ static __always_inline enum verdict parse_ipproto(struct __sk_buff *skb, struct 
 /* Adds one frame to one direction of one address in the spill map. The map is per CPU, so plain
  * additions are enough; when another CPU created the entry between our lookup and our
  * insert, the insert fails with -EEXIST and we add to the entry it made. */
-static __always_inline void account(const struct flow_key *key, int tx, __u64 bytes,
+static __always_inline void account(const struct flow_spill_key *key, int tx, __u64 bytes,
 				    struct flow_stats *st)
 {
 	struct flow_spill *v, init = {};
@@ -379,7 +389,7 @@ static __always_inline void account(const struct flow_key *key, int tx, __u64 by
  * publishes the record; elsewhere head is written by an exchange, which the BPF memory
  * model orders fully (a store-release would do, but BPF has one only from Linux 6.15
  * and clang 20). User space reads head with acquire (sampler.c). */
-static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
+static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), idx;
 	struct flow_ring_ctl *ctl;
@@ -400,6 +410,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes)
 	rec->dst = c->dst;
 	rec->bytes = (__u32)bytes;
 	rec->proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
+	rec->slot = slot;
 	if (exchange_head) {
 		__sync_lock_test_and_set(&ctl->head, head + 1);
 	} else {
@@ -430,20 +441,32 @@ SEC("socket")
 int flowtop_count(struct __sk_buff *skb)
 {
 	struct cursor c = { .end = skb->len, .layer = LAYER_ETHERTYPE };
+	__u32 ifindex = skb->ifindex, idx = ifindex % FLOWTOP_LINK_INDEX, slot = FLOWTOP_SLOT_NONE;
+	struct flow_spill_key key = {};
+	const struct flow_link *link;
 	enum verdict v = V_MORE;
 	struct flow_stats *st;
 	struct vlan_tag tag;
-	__u32 zero = 0;
+	__u32 hlen = 0;
 	__u64 bytes;
 	__u8 first;
 	int i;
 
-	st = bpf_map_lookup_elem(&stats, &zero);
+	/* loopback hands an unbound socket each frame twice, as sent and as received:
+	 * counted once (a bound socket drops the sent copy itself, PACKET_IGNORE_OUTGOING) */
+	if (ifindex == LOOPBACK_IFINDEX && skb->pkt_type == PACKET_OUTGOING)
+		return 0;
+	link = bpf_map_lookup_elem(&links, &idx);
+	if (link && link->ifindex == ifindex) {
+		slot = link->slot;
+		hlen = link->hlen;
+	}
+	st = bpf_map_lookup_elem(&stats, &slot);
 	if (!st)
 		return 0;
 	/* on the wire: the link header, and an outer tag the kernel moved into metadata */
-	bytes = (__u64)skb->len + link_hlen + (skb->vlan_present ? VLAN_HLEN : 0);
-	if (link_hlen) {
+	bytes = (__u64)skb->len + hlen + (skb->vlan_present ? VLAN_HLEN : 0);
+	if (hlen || slot == FLOWTOP_SLOT_NONE) {
 		c.next = bpf_ntohs(skb->protocol);
 		if ((c.next == ETH_P_8021Q || c.next == ETH_P_8021AD) && !skb->vlan_present &&
 		    tag_before_start(skb)) {
@@ -480,10 +503,13 @@ int flowtop_count(struct __sk_buff *skb)
 		return 0;
 	}
 	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
-	if (ring_push(&c, bytes))
+	if (ring_push(&c, bytes, (__u16)slot))
 		return 0;
 	st->spilled++;
-	account(&c.src, 1, bytes, st);
-	account(&c.dst, 0, bytes, st);
+	key.slot = slot;
+	key.addr = c.src;
+	account(&key, 1, bytes, st);
+	key.addr = c.dst;
+	account(&key, 0, bytes, st);
 	return 0;
 }

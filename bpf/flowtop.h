@@ -9,6 +9,9 @@
 #define FLOWTOP_DEFAULT_RING_SLOTS  (1u << 17) /* records per CPU ring at most (a power of two) */
 #define FLOWTOP_DEFAULT_RING_MIB    32	       /* --ring-memory: every CPU's ring together */
 #define FLOWTOP_DEFAULT_SPILL_HOSTS 16384      /* entries of the map that takes ring overflow */
+#define FLOWTOP_MAX_SLOTS	    256	       /* watched interfaces at once, slot 0 included */
+#define FLOWTOP_LINK_INDEX	    4096       /* entries of the links map (see struct flow_link) */
+#define FLOWTOP_SLOT_NONE	    0	       /* frames of an interface that has no slot */
 
 /* One IP address, the key of every per-address table. IPv6 as is, IPv4 as IPv4-mapped
  * ::ffff:a.b.c.d, so both families share one map and the key has no padding to compare. */
@@ -24,7 +27,27 @@ struct flow_record {
 	__u32 bytes;	     /* length on the wire */
 	__u8 proto;	     /* the innermost IP protocol (IPPROTO_*); FLOWTOP_PROTO_UNKNOWN
 			      * when the dissector stopped before reaching it */
-	__u8 _pad[3];
+	__u8 _pad;
+	__u16 slot; /* the interface's slot (struct flow_link), FLOWTOP_SLOT_NONE without */
+};
+
+/* A watched interface as the filter knows it: the value of the links array at index
+ * ifindex % FLOWTOP_LINK_INDEX (an array, so finding it costs no hash). A frame whose
+ * ifindex is not the entry's has no slot: it is counted in slot FLOWTOP_SLOT_NONE's
+ * stats, as if it had no link header, until user space gives its interface a slot. */
+struct flow_link {
+	__u32 ifindex; /* 0: a free entry */
+	__u16 slot;    /* 1 .. FLOWTOP_MAX_SLOTS - 1: the interface's stats entry and its
+			* records' and spill keys' tag */
+	__u16 hlen;    /* bytes of link header in front of the network header: 14 on
+			* Ethernet and loopback, 0 where there is none (tun, WireGuard: the
+			* ethertype then comes from the IP version nibble) */
+};
+
+/* Key of the spill map: an address on one interface. */
+struct flow_spill_key {
+	struct flow_key addr;
+	__u32 slot;
 };
 
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
@@ -81,9 +104,9 @@ struct flow_spill {
 	  "Frames counted through the spill map (a per-CPU ring was full).")                       \
 	X(new_entries, NULL, NULL, NULL, NULL)
 
-/* The one entry of the per-CPU stats array: every frame the filter saw (FLOW_STATS_FIELDS):
- * frames, counted or not, and their bytes on the wire; of them, those this host sent;
- * frames with no IP header on the dissector's path; frames cut short or invalid inside a
+/* An entry of the per-CPU stats array, one per slot: every frame the filter saw
+ * (FLOW_STATS_FIELDS): frames, counted or not, and their bytes on the wire; of them, those this
+ * host sent; frames with no IP header on the dissector's path; frames cut short or invalid inside a
  * header on the path; address updates lost; frames counted in the spill map because
  * their CPU's ring was full; spill map entries the filter created. User space keeps its
  * sums in the same struct, lost there also counting what the spill map's LRU dropped. */
@@ -93,14 +116,16 @@ struct flow_stats {
 #undef FLOW_STATS_MEMBER
 };
 
-/* Link types the filter is told about at attach time (link_hlen, no_link_header). */
-#define FLOWTOP_ETH_HLEN 14
+#define FLOWTOP_ETH_HLEN 14 /* struct flow_link's hlen on Ethernet and loopback */
 
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
 _Static_assert(sizeof(struct flow_stats) == 9 * 8, "flow_stats: FLOW_STATS_FIELDS, u64 each");
 _Static_assert(sizeof(struct flow_record) == 40, "flow_record layout");
 _Static_assert(sizeof(struct flow_spill) == 40, "flow_spill layout");
+_Static_assert(sizeof(struct flow_spill_key) == 20, "flow_spill_key must have no padding");
+_Static_assert(sizeof(struct flow_link) == 8, "flow_link layout");
+_Static_assert(FLOWTOP_MAX_SLOTS <= 65536, "a slot fits flow_record's 16 bits");
 _Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");
 
 #endif /* FLOWTOP_H */

@@ -48,7 +48,8 @@ static int take_sample(struct batch *b, struct report *r)
 		return err;
 	b->last = now;
 	clock_gettime(CLOCK_REALTIME, &r->time);
-	r->iface = capture_iface(b->cap)->name;
+	r->iface = capture_name(b->cap);
+	r->links = capture_links(b->cap, &r->nlinks);
 	r->netns = b->opts->netns;
 	r->totals = capture_totals(b->cap);
 	return select_rows(b, r, b->opts->limit);
@@ -116,17 +117,16 @@ static void usr1_snapshot(struct batch *b, struct report *r)
 		fprintf(stderr, "flowtop: %s\n", msg);
 }
 
-/* The interface after a socket error or at a sample: false when it is gone (the run
- * ends); down is said once. */
-static bool link_ok(struct capture *c, bool *down_reported)
+/* The interfaces after a socket error or at a sample: what changed is said (down,
+ * back up, gone, new under any); false when every listed one is gone (the run ends). */
+static bool link_ok(struct capture *c)
 {
-	int err = capture_link_event(c);
+	char msg[512];
 
-	if (err == -ENODEV)
+	if (capture_link_event(c, msg, sizeof(msg)) == -ENODEV)
 		return false; /* said after the last sample, as the last line */
-	if (err == -ENETDOWN && !*down_reported)
-		fprintf(stderr, "flowtop: interface %s is down\n", capture_iface(c)->name);
-	*down_reported = err == -ENETDOWN;
+	if (msg[0])
+		fprintf(stderr, "flowtop: %s\n", msg);
 	return true;
 }
 
@@ -134,7 +134,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 {
 	struct batch b = { .cap = c, .opts = opts };
 	enum batch_exit status = BATCH_OK;
-	bool down_reported = false, stop = false;
+	bool stop = false;
 	struct report r = {};
 	struct loop *l;
 	long done = 0;
@@ -161,7 +161,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 			stop = true; /* one last sample below */
 		/* POLLERR says "down" at once; the sample re-checks, because a deletion
 		 * reports ENETDOWN while the device still exists, and nothing after it */
-		if (ev & (LOOP_LINK | LOOP_SAMPLE) && !link_ok(c, &down_reported)) {
+		if (ev & (LOOP_LINK | LOOP_SAMPLE) && !link_ok(c)) {
 			status = BATCH_IFACE_GONE;
 			stop = true;
 		}
@@ -182,9 +182,8 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 	}
 	if (status == BATCH_IFACE_GONE)
 		batch_error(
-		    opts,
-		    "interface %s disappeared (removed, renamed or moved to another namespace)",
-		    capture_iface(c)->name);
+		    opts, "%s %s disappeared (removed, renamed or moved to another namespace)",
+		    strchr(capture_name(c), ',') ? "interfaces" : "interface", capture_name(c));
 	if (opts->snapshot && r.totals) {
 		char msg[512];
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "../bpf/flowtop.h"
@@ -145,7 +146,37 @@ void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps)
 	maps->ncpus = bpf_map__max_entries(skel->maps.ring_ctl);
 }
 
-void bpf_load_set_link_hlen(struct flowtop_bpf *skel, unsigned link_hlen)
+int bpf_load_link_put(struct flowtop_bpf *skel, int ifindex, unsigned slot, unsigned hlen)
 {
-	skel->data->link_hlen = link_hlen;
+	int fd = bpf_map__fd(skel->maps.links);
+	__u32 idx = (__u32)ifindex % FLOWTOP_LINK_INDEX;
+	struct flow_link now = {}, link = {
+		.ifindex = (__u32)ifindex,
+		.slot = (__u16)slot,
+		.hlen = (__u16)hlen,
+	};
+	int err;
+
+	if (ifindex <= 0 || !slot || slot >= FLOWTOP_MAX_SLOTS)
+		return -EINVAL;
+	err = bpf_map_lookup_elem(fd, &idx, &now);
+	if (err)
+		return err;
+	if (now.ifindex && now.ifindex != link.ifindex)
+		return -EBUSY;
+	return bpf_map_update_elem(fd, &idx, &link, BPF_ANY);
+}
+
+int bpf_load_link_drop(struct flowtop_bpf *skel, int ifindex)
+{
+	int fd = bpf_map__fd(skel->maps.links);
+	__u32 idx = (__u32)ifindex % FLOWTOP_LINK_INDEX;
+	struct flow_link now = {};
+	int err;
+
+	err = bpf_map_lookup_elem(fd, &idx, &now);
+	if (err || now.ifindex != (__u32)ifindex)
+		return err;
+	memset(&now, 0, sizeof(now));
+	return bpf_map_update_elem(fd, &idx, &now, BPF_ANY);
 }

@@ -45,7 +45,11 @@ void bpf_unload(struct flowtop_bpf *skel);
 
 int bpf_load_prog_fd(const struct flowtop_bpf *skel);
 void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps);
-/* Tells the program how long the link header of the next attached interface is. */
-void bpf_load_set_link_hlen(struct flowtop_bpf *skel, unsigned link_hlen);
+/* Gives interface ifindex slot `slot` (1 .. FLOWTOP_MAX_SLOTS - 1) and a link header of
+ * hlen bytes in the program's links array. 0, -EBUSY when its entry holds another
+ * interface (see struct flow_link), or -errno. */
+int bpf_load_link_put(struct flowtop_bpf *skel, int ifindex, unsigned slot, unsigned hlen);
+/* Takes ifindex's slot away (its frames then count in FLOWTOP_SLOT_NONE). 0 or -errno. */
+int bpf_load_link_drop(struct flowtop_bpf *skel, int ifindex);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* capture.c: owns the skeleton, the packet socket, the sampler and the host table, and
- * the order in which an interface switch touches them. */
+/* capture.c: owns the skeleton, the packet sockets, the sampler and the host table, the
+ * order in which an interface switch touches them, and the watched interfaces' slots:
+ * given at attach time for a list, followed through rtnetlink under "any". */
 #include "capture.h"
 
 #include <errno.h>
@@ -8,23 +9,63 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
 
 #include <bpf/bpf.h>
 
 #include "bpf_load.h"
 #include "rawsock.h"
 
+#define WATCH_MAX (FLOWTOP_MAX_SLOTS - 1) /* slot 0 is FLOWTOP_SLOT_NONE's */
+
+/* What one attach watches: the interfaces and the sockets the filter runs on. */
+struct watch {
+	char name[CAPTURE_NAME_LEN]; /* as asked: "eth0", "eth0,wg0" or "any" */
+	bool any;
+	struct iface_watch links[WATCH_MAX];
+	int socks[WATCH_MAX]; /* a list's bound sockets, -1 once their interface is gone */
+	size_t nlinks;
+	int any_sock; /* under any: the one unbound socket, else -1 */
+	int nl_fd;    /* under any: rtnetlink's link group, else -1 */
+};
+
 struct capture {
 	struct flowtop_bpf *skel;
 	struct sampler *sampler;
 	struct hosttab *hosts;
 	struct flow_totals totals;
-	struct iface_info iface;
-	int sock;      /* -1 while detached */
-	int stats_fd;  /* BPF_ENABLE_STATS, -1 when off */
-	__u64 run_cnt; /* the program's counters at the last capture_cost_ns() */
+	struct watch w;
+	unsigned next_slot; /* the slot the next interface gets (never one used before) */
+	int epoll_fd;	    /* the sockets' errors and rtnetlink, as one fd to poll */
+	int stats_fd;	    /* BPF_ENABLE_STATS, -1 when off */
+	__u64 run_cnt;	    /* the program's counters at the last capture_cost_ns() */
 	__u64 run_time_ns;
 };
+
+static void watch_init(struct watch *w)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < WATCH_MAX; i++)
+		w->socks[i] = -1;
+	w->any_sock = w->nl_fd = -1;
+}
+
+static void watch_close(struct watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++)
+		rawsock_close(w->socks[i]);
+	rawsock_close(w->any_sock);
+	if (w->nl_fd >= 0)
+		close(w->nl_fd);
+	watch_init(w);
+}
 
 struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose, char *err,
 			    size_t errlen)
@@ -37,8 +78,13 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	c->sock = -1;
+	watch_init(&c->w);
 	c->stats_fd = -1;
+	c->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (c->epoll_fd < 0) {
+		snprintf(err, errlen, "cannot create an epoll instance: %s", strerror(errno));
+		goto out_free;
+	}
 	c->skel = bpf_load(&(struct bpf_load_opts){ .ring_budget = ring_bytes, .verbose = verbose },
 			   err, errlen);
 	if (!c->skel)
@@ -66,7 +112,9 @@ void capture_free(struct capture *c)
 {
 	if (!c)
 		return;
-	rawsock_close(c->sock);
+	watch_close(&c->w);
+	if (c->epoll_fd >= 0)
+		close(c->epoll_fd);
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
 	hosttab_free(c->hosts);
@@ -76,42 +124,218 @@ void capture_free(struct capture *c)
 	free(c);
 }
 
+static int poll_fd(struct capture *c, int fd, unsigned events)
+{
+	struct epoll_event ev = { .events = events, .data.fd = fd };
+
+	return epoll_ctl(c->epoll_fd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+/* Binds a socket per listed interface into w; on failure nothing stays open. */
+static int open_list(struct capture *c, struct watch *w, const char *list, char *err, size_t errlen)
+{
+	char names[WATCH_MAX][IF_NAMESIZE];
+	int n = iface_split(list, names, WATCH_MAX, err, errlen), ret = 0;
+	size_t i, j;
+
+	for (i = 0; n > 0 && i < (size_t)n; i++) {
+		struct iface_info *info = &w->links[i].info;
+
+		ret = iface_get(names[i], info);
+		if (ret) {
+			iface_describe_error(names[i], ret, err, errlen);
+			break;
+		}
+		if (!info->supported) {
+			iface_describe_unsupported(info, err, errlen);
+			ret = -EPROTONOSUPPORT;
+			break;
+		}
+		for (j = 0; j < i; j++)
+			if (w->links[j].info.ifindex % FLOWTOP_LINK_INDEX ==
+			    info->ifindex % FLOWTOP_LINK_INDEX)
+				break;
+		if (j < i) {
+			snprintf(err, errlen,
+				 "cannot watch '%s' and '%s' at once: their indexes %d and %d "
+				 "share a place in the filter's table (%d entries)",
+				 w->links[j].info.name, names[i], w->links[j].info.ifindex,
+				 info->ifindex, FLOWTOP_LINK_INDEX);
+			ret = -EBUSY;
+			break;
+		}
+		w->nlinks = i + 1;
+		ret = w->socks[i] = rawsock_prepare(bpf_load_prog_fd(c->skel));
+		if (ret < 0) {
+			snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-ret),
+				 ret == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
+			break;
+		}
+		ret = rawsock_bind(w->socks[i], info);
+		if (ret) {
+			snprintf(err, errlen, "cannot bind to '%s': %s", names[i], strerror(-ret));
+			break;
+		}
+	}
+	if (n < 0 || ret < 0) {
+		watch_close(w);
+		return n < 0 ? n : ret;
+	}
+	snprintf(w->name, sizeof(w->name), "%s", list);
+	return 0;
+}
+
+/* Adds an interface that came under any (or was there before it); it gets a slot if one
+ * is left and its index has a place in the filter's table, else its frames count in
+ * FLOWTOP_SLOT_NONE. false when there is no room to list it. */
+static bool any_add(struct capture *c, const struct iface_info *info)
+{
+	struct iface_watch *l;
+
+	if (c->w.nlinks == WATCH_MAX)
+		return false;
+	l = &c->w.links[c->w.nlinks++];
+	*l = (struct iface_watch){ .info = *info, .slot = FLOWTOP_SLOT_NONE };
+	if (info->supported && c->next_slot < FLOWTOP_MAX_SLOTS &&
+	    !bpf_load_link_put(c->skel, info->ifindex, c->next_slot, info->link_hlen))
+		l->slot = c->next_slot++;
+	sampler_set_slots(c->sampler, c->next_slot, true);
+	return true;
+}
+
+static struct iface_watch *link_by_index(struct capture *c, int ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < c->w.nlinks; i++)
+		if (!c->w.links[i].gone && c->w.links[i].info.ifindex == ifindex)
+			return &c->w.links[i];
+	return NULL;
+}
+
+/* Appends "interface NAME WHAT" to msg (len 0: nothing to say). */
+static void say(char *msg, size_t len, const char *what, const char *name)
+{
+	size_t used = len ? strlen(msg) : 0;
+
+	if (used + 2 < len)
+		snprintf(msg + used, len - used, "%sinterface %s %s", used ? "; " : "", name, what);
+}
+
+static void link_gone(struct capture *c, struct iface_watch *l, char *msg, size_t len)
+{
+	l->gone = true;
+	l->info.up = l->info.running = false;
+	if (l->slot != FLOWTOP_SLOT_NONE)
+		bpf_load_link_drop(c->skel, l->info.ifindex);
+	say(msg, len, "disappeared", l->info.name);
+}
+
+/* Under any: what the kernel says the interfaces are now, against what we have. */
+static void any_rescan(struct capture *c, char *msg, size_t len)
+{
+	struct if_nameindex *all = if_nameindex(), *i;
+	struct iface_info info;
+	size_t k;
+
+	if (!all)
+		return;
+	for (k = 0; k < c->w.nlinks; k++) {
+		struct iface_watch *l = &c->w.links[k];
+
+		for (i = all; i->if_index && (int)i->if_index != l->info.ifindex; i++)
+			;
+		if (!l->gone && !i->if_index)
+			link_gone(c, l, msg, len);
+	}
+	for (i = all; i->if_index; i++) {
+		struct iface_watch *l = link_by_index(c, (int)i->if_index);
+
+		if (iface_get(i->if_name, &info) || info.ifindex != (int)i->if_index)
+			continue; /* renamed or gone since: the next event tells */
+		if (l) {
+			l->info = info; /* a new name, or up and down */
+		} else if (any_add(c, &info)) {
+			say(msg, len, "appeared", info.name);
+		}
+	}
+	if_freenameindex(all);
+}
+
+/* Under any: one unbound socket, and rtnetlink to follow the interfaces. */
+static int open_any(struct capture *c, struct watch *w, char *err, size_t errlen)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	struct iface_info all = { .ifindex = 0 };
+	int ret;
+
+	w->nl_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	if (w->nl_fd < 0 || bind(w->nl_fd, (struct sockaddr *)&nl, sizeof(nl))) {
+		snprintf(err, errlen, "cannot follow the interfaces (rtnetlink): %s",
+			 strerror(errno));
+		ret = -errno;
+		goto out_close;
+	}
+	ret = w->any_sock = rawsock_prepare(bpf_load_prog_fd(c->skel));
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-ret),
+			 ret == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
+		goto out_close;
+	}
+	ret = rawsock_bind(w->any_sock, &all);
+	if (ret) {
+		snprintf(err, errlen, "cannot watch every interface: %s", strerror(-ret));
+		goto out_close;
+	}
+	w->any = true;
+	snprintf(w->name, sizeof(w->name), IFACE_ANY);
+	return 0;
+
+out_close:
+	watch_close(w);
+	return ret;
+}
+
 int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen)
 {
-	struct iface_info next;
-	int fd, ret;
+	struct watch *next = malloc(sizeof(*next));
+	size_t i;
+	int ret;
 
-	ret = iface_get(ifname, &next);
-	if (ret) {
-		iface_describe_error(ifname, ret, err, errlen);
-		return ret;
+	if (!next) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
-	if (!next.supported) {
-		iface_describe_unsupported(&next, err, errlen);
-		return -EPROTONOSUPPORT;
-	}
-	/* The new socket is prepared and bound while the current one still counts, so a
+	watch_init(next);
+	/* The new sockets are prepared and bound while the current ones still count, so a
 	 * failure up to here leaves everything as it was. */
-	fd = rawsock_prepare(bpf_load_prog_fd(c->skel));
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-fd),
-			 fd == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
-		return fd;
-	}
-	ret = rawsock_bind(fd, &next);
+	ret = strcmp(ifname, IFACE_ANY) ? open_list(c, next, ifname, err, errlen)
+					: open_any(c, next, err, errlen);
 	if (ret) {
-		snprintf(err, errlen, "cannot bind to '%s': %s", ifname, strerror(-ret));
-		rawsock_close(fd);
+		free(next);
 		return ret;
 	}
-	/* Then the swap. Frames of either interface that the program counted meanwhile,
-	 * some with the other's link header length, go with the counters emptied below:
-	 * counting starts over once link_hlen is the new interface's. */
-	rawsock_close(c->sock);
-	c->sock = fd;
-	c->iface = next;
-	bpf_load_set_link_hlen(c->skel, next.link_hlen);
-	sampler_set_convo(c->sampler, NULL); /* its peers were another interface's */
+	/* Then the swap. Frames of either set that the program counted meanwhile, some in
+	 * the other's slots, go with the counters emptied below. */
+	for (i = 0; i < c->w.nlinks; i++)
+		if (!c->w.links[i].gone && c->w.links[i].slot != FLOWTOP_SLOT_NONE)
+			bpf_load_link_drop(c->skel, c->w.links[i].info.ifindex);
+	watch_close(&c->w);
+	c->w = *next;
+	free(next);
+	c->next_slot = 1;
+	for (i = 0; i < c->w.nlinks; i++) { /* a list's; none yet under any */
+		c->w.links[i].slot = c->next_slot++;
+		bpf_load_link_put(c->skel, c->w.links[i].info.ifindex, c->w.links[i].slot,
+				  c->w.links[i].info.link_hlen);
+		poll_fd(c, c->w.socks[i], 0); /* EPOLLERR: down or gone */
+	}
+	if (c->w.any) {
+		any_rescan(c, NULL, 0);
+		poll_fd(c, c->w.nl_fd, EPOLLIN);
+	}
+	sampler_set_slots(c->sampler, c->next_slot, c->w.any || c->w.nlinks > 1);
+	sampler_set_convo(c->sampler, NULL); /* its peers were other interfaces' */
 	ret = sampler_reset(c->sampler, c->hosts, &c->totals);
 	if (ret)
 		snprintf(err, errlen, "watching '%s', but cannot empty the counters: %s", ifname,
@@ -134,30 +358,112 @@ void capture_set_convo(struct capture *c, struct convo *conv)
 	sampler_set_convo(c->sampler, conv);
 }
 
-int capture_link_event(struct capture *c)
+/* Under any: reads what rtnetlink said since the last call. */
+static void any_events(struct capture *c, char *msg, size_t len)
 {
-	struct iface_info now;
-	int err;
+	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+	bool rescan = false;
+	ssize_t n;
 
-	if (c->sock < 0)
-		return -ENODEV;
-	err = rawsock_error(c->sock);
-	/* gone, renamed or moved: the index no longer names our interface here */
-	if (iface_get(c->iface.name, &now) || now.ifindex != c->iface.ifindex)
-		return -ENODEV;
-	c->iface.up = now.up;
-	c->iface.running = now.running;
-	return err == ENETDOWN || !now.up ? -ENETDOWN : 0;
+	while ((n = recv(c->w.nl_fd, buf, sizeof(buf), 0)) != 0) {
+		const struct nlmsghdr *h;
+
+		if (n < 0) {
+			rescan |= errno == ENOBUFS; /* events were dropped: ask again */
+			if (errno == EINTR || errno == ENOBUFS)
+				continue;
+			break;
+		}
+		for (h = (const struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+		     h = NLMSG_NEXT(h, n)) {
+			const struct ifinfomsg *ifi = NLMSG_DATA(h);
+			struct iface_watch *l;
+
+			if (h->nlmsg_type != RTM_NEWLINK && h->nlmsg_type != RTM_DELLINK)
+				continue;
+			l = link_by_index(c, ifi->ifi_index);
+			if (h->nlmsg_type == RTM_DELLINK && l)
+				link_gone(c, l, msg, len);
+			else if (h->nlmsg_type == RTM_NEWLINK)
+				rescan = true; /* new, renamed, up or down: read it as it is */
+		}
+	}
+	if (rescan)
+		any_rescan(c, msg, len);
+}
+
+/* A listed interface: down, back up, or gone (removed, renamed or moved away: its index
+ * no longer names it here). */
+static void list_event(struct capture *c, size_t i, char *msg, size_t len)
+{
+	struct iface_watch *l = &c->w.links[i];
+	struct iface_info now;
+	int err = rawsock_error(c->w.socks[i]);
+
+	if (iface_get(l->info.name, &now) || now.ifindex != l->info.ifindex) {
+		link_gone(c, l, msg, len);
+		rawsock_close(c->w.socks[i]);
+		c->w.socks[i] = -1;
+		return;
+	}
+	now.up = now.up && err != ENETDOWN;
+	if (l->info.up && !now.up)
+		say(msg, len, "is down", l->info.name);
+	else if (!l->info.up && now.up)
+		say(msg, len, "is up", l->info.name);
+	l->info.up = now.up;
+	l->info.running = now.running;
+}
+
+int capture_link_event(struct capture *c, char *msg, size_t len)
+{
+	size_t i, gone = 0;
+
+	if (len)
+		msg[0] = '\0';
+	if (c->w.any) {
+		any_events(c, msg, len);
+		return 0;
+	}
+	for (i = 0; i < c->w.nlinks; i++) {
+		if (!c->w.links[i].gone)
+			list_event(c, i, msg, len);
+		gone += c->w.links[i].gone;
+	}
+	return !c->w.nlinks || gone == c->w.nlinks ? -ENODEV : 0;
 }
 
 int capture_fd(const struct capture *c)
 {
-	return c->sock;
+	return c->epoll_fd;
 }
 
-const struct iface_info *capture_iface(const struct capture *c)
+const char *capture_name(const struct capture *c)
 {
-	return &c->iface;
+	return c->w.name;
+}
+
+bool capture_up(const struct capture *c)
+{
+	size_t i;
+
+	if (c->w.any)
+		return true;
+	for (i = 0; i < c->w.nlinks; i++)
+		if (c->w.links[i].info.up)
+			return true;
+	return false;
+}
+
+bool capture_any(const struct capture *c)
+{
+	return c->w.any;
+}
+
+const struct iface_watch *capture_links(const struct capture *c, size_t *n)
+{
+	*n = c->w.nlinks;
+	return c->w.links;
 }
 
 const struct hosttab *capture_hosts(const struct capture *c)

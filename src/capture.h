@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* capture.h: the counting engine the batch loop and the screen drive: one loaded
- * program, attached to one interface at a time, sampled on demand. */
+ * program, attached to the watched interfaces (one, a list, or all), sampled on demand. */
 #ifndef FLOWTOP_CAPTURE_H
 #define FLOWTOP_CAPTURE_H
 
@@ -19,10 +19,13 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 			    size_t errlen);
 void capture_free(struct capture *c);
 
-/* Moves the loaded program to ifname: a new socket is prepared and bound, then the old
- * one closed and the counters emptied. When ifname cannot be opened or bound, the
- * current interface stays attached, its counters untouched, and err says why. 0 or
- * -errno. */
+#define CAPTURE_NAME_LEN 1024 /* the longest -i list */
+
+/* Moves the loaded program to ifname: one interface, a list "eth0,wg0" (a bound socket
+ * each), or "any" (one unbound socket: every interface, those that come later too).
+ * The new sockets are prepared and bound, then the old ones closed and the counters
+ * emptied. When one cannot be opened or bound, the current interfaces stay attached,
+ * their counters untouched, and err says why. 0 or -errno. */
 int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen);
 
 /* Reads the kernel's counters; interval is the time since the previous sample. */
@@ -37,9 +40,12 @@ uint64_t capture_drain(struct capture *c);
  * owned; attaching to another interface stops it. */
 void capture_set_convo(struct capture *c, struct convo *conv);
 
-/* What happened to the interface since the last call: 0 (nothing), -ENETDOWN (down),
- * -ENODEV (gone: removed, or moved to another namespace). */
-int capture_link_event(struct capture *c);
+/* Follows the watched interfaces: what happened since the last call is said in msg
+ * ("interface wg0 disappeared; interface veth9 appeared", empty for nothing). A listed
+ * interface is gone once its name no longer names its index here (removed, renamed,
+ * moved to another namespace); its counts stay. Returns -ENODEV when every listed one
+ * is gone, else 0 (under any, always 0). */
+int capture_link_event(struct capture *c, char *msg, size_t len);
 
 /* Turns on the kernel's run-time statistics of BPF programs while flowtop runs
  * (BPF_ENABLE_STATS; CAP_SYS_ADMIN). 0 or -errno. */
@@ -53,9 +59,16 @@ double capture_cost_ns(struct capture *c);
  * by capture_enable_stats()). 0, or -ENODATA when they are off. */
 int capture_filter_runs(struct capture *c, uint64_t *runs, uint64_t *run_ns);
 
-/* The socket, to poll for POLLERR (link events). */
+/* An fd to poll for POLLIN: something happened to the watched interfaces (call
+ * capture_link_event()). */
 int capture_fd(const struct capture *c);
-const struct iface_info *capture_iface(const struct capture *c);
+/* The interfaces as asked: "eth0", "eth0,wg0" or "any". */
+const char *capture_name(const struct capture *c);
+bool capture_any(const struct capture *c);
+/* Whether any watched interface is up (always under any). */
+bool capture_up(const struct capture *c);
+/* The watched interfaces, gone ones included, in the order listed or seen. */
+const struct iface_watch *capture_links(const struct capture *c, size_t *n);
 const struct hosttab *capture_hosts(const struct capture *c);
 const struct flow_totals *capture_totals(const struct capture *c);
 

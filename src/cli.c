@@ -13,6 +13,7 @@
 
 #include "../bpf/flowtop.h"
 #include "columns.h"
+#include "iface.h"
 
 #define MAX_DELAY	3600.0
 #define MIN_DELAY	0.01
@@ -62,7 +63,8 @@ void cli_usage(FILE *out)
 		"Per-IP traffic monitor: counts packets and bytes per address in the kernel\n"
 		"with an eBPF socket filter, and shows rates like top.\n"
 		"\n"
-		"  -i, --interface IFACE  interface to watch (default: the default route's)\n"
+		"  -i, --interface IFACE  interface to watch (default: the default route's); a\n"
+		"                         list IFACE,IFACE... sums them, 'any' watches all\n"
 		"  -d, --delay SECONDS    time between samples, fractional (default 1)\n"
 		"  -n, --iterations N     take N samples, then exit (default: until stopped)\n"
 		"  -b, --batch            print each sample as text instead of the screen\n"
@@ -134,6 +136,7 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *out, char *err,
 			  size_t errlen)
 {
+	char names[FLOWTOP_MAX_SLOTS - 1][IF_NAMESIZE];
 	unsigned long v;
 	char *end;
 	int c;
@@ -151,10 +154,12 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 	       -1) {
 		switch (c) {
 		case 'i':
-			if (!*optarg || strlen(optarg) >= sizeof(opts->iface))
+			if (strlen(optarg) >= sizeof(opts->iface))
 				return usage_error(err, errlen,
-						   "invalid interface name '%s' (1 to %zu bytes)",
-						   optarg, sizeof(opts->iface) - 1);
+						   "interface list too long (%zu bytes)",
+						   sizeof(opts->iface) - 1);
+			if (iface_split(optarg, names, FLOWTOP_MAX_SLOTS - 1, err, errlen) < 0)
+				return CLI_USAGE;
 			strcpy(opts->iface, optarg);
 			break;
 		case 'd':

@@ -72,7 +72,7 @@ void convo_frame(struct convo *c, const struct flow_key *src, const struct flow_
 	if (!sent && !flow_key_eq(dst, &c->focus))
 		return;
 	/* the peer's entry, with rx and tx seen from the focus */
-	hosttab_add_frame(c->peers, sent ? dst : src, sent, bytes);
+	hosttab_add_frame(c->peers, sent ? dst : src, sent, bytes, 0);
 	p = &c->proto[convo_proto_of(proto)];
 	p->pending_packets++;
 	p->pending_bytes += bytes;

@@ -214,19 +214,21 @@ int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 {
 	struct metrics_filter f = { 0 };
 
+	struct metrics_where w = { .iface = capture_name(c), .netns = netns };
+
+	w.links = capture_links(c, &w.nlinks);
 	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
-	return exporter_publish(e, capture_hosts(c), capture_totals(c), capture_iface(c)->name,
-				netns, &f);
+	return exporter_publish(e, capture_hosts(c), capture_totals(c), &w, &f);
 }
 
 int exporter_publish(struct exporter *e, const struct hosttab *t, const struct flow_totals *tot,
-		     const char *iface, const char *netns, const struct metrics_filter *f)
+		     const struct metrics_where *w, const struct metrics_filter *f)
 {
 	const char *text[2];
 	size_t len[2];
 	int i, err;
 
-	err = metrics_update(e->metrics, t, tot, iface, netns, f);
+	err = metrics_update(e->metrics, t, tot, w, f);
 	if (err)
 		return err;
 	for (i = 0; i < 2; i++)

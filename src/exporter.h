@@ -30,6 +30,6 @@ void exporter_stop(struct exporter *e);
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns);
 /* The same from the sample's parts (exporter_sample() takes them from the capture). */
 int exporter_publish(struct exporter *e, const struct hosttab *t, const struct flow_totals *tot,
-		     const char *iface, const char *netns, const struct metrics_filter *f);
+		     const struct metrics_where *w, const struct metrics_filter *f);
 
 #endif

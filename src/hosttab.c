@@ -265,12 +265,15 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key)
 	return h;
 }
 
-int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes)
+int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes,
+		      uint64_t links)
 {
 	struct host *h = touch(t, key);
 
 	if (!h)
 		return -ENOMEM;
+	if (links) /* only then the host's second cache line */
+		h->links |= links;
 	t->pending_bytes += bytes;
 	if (tx) {
 		h->pending.tx_packets++;
@@ -282,12 +285,14 @@ int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uin
 	return 0;
 }
 
-int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c)
+int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c,
+		uint64_t links)
 {
 	struct host *h = touch(t, key);
 
 	if (!h)
 		return -ENOMEM;
+	h->links |= links;
 	t->pending_bytes += c->rx_bytes + c->tx_bytes;
 	counters_add(&h->pending, c);
 	return 0;

@@ -28,6 +28,8 @@ struct host {
 	struct flow_counters delta;	 /* added during the last sample */
 	uint32_t tick;			 /* the last sample it had traffic in */
 	float peak;			 /* highest 2 s rate both ways, bytes/s */
+	uint64_t links;			 /* the interfaces it was seen on: link_bit() of their
+					  * slots; 0 when one interface is watched */
 	uint16_t rx_hist[HISTORY_SLOTS]; /* bytes received in sample n, at n % HISTORY_SLOTS */
 	uint16_t tx_hist[HISTORY_SLOTS]; /* and sent; in hist_encode()'s form */
 } __attribute__((aligned(64)));
@@ -65,13 +67,23 @@ void hosttab_free(struct hosttab *t);
 /* Forgets every host and "other" (a new interface). */
 void hosttab_clear(struct hosttab *t);
 
-/* Adds one frame of `bytes` to key, as its sender (tx) or receiver. 0 or -ENOMEM. */
-int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes);
+/* The bit of host.links that stands for slot `slot`: slots past 63 share bit 0 with
+ * FLOWTOP_SLOT_NONE, "another interface". */
+static inline uint64_t link_bit(unsigned slot)
+{
+	return 1ull << (slot < 64 ? slot : 0);
+}
+
+/* Adds one frame of `bytes` to key, as its sender (tx) or receiver, seen on the
+ * interfaces `links` (link_bit()s, or 0 not to say). 0 or -ENOMEM. */
+int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes,
+		      uint64_t links);
 /* Makes room for `more` new hosts (up to the table's bound), so that adding them
  * cannot fail: what a caller that must add all or nothing calls first. 0 or -ENOMEM. */
 int hosttab_reserve(struct hosttab *t, size_t more);
-/* Adds counters to key (the spill map's deltas). 0 or -ENOMEM. */
-int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c);
+/* Adds counters to key (the spill map's deltas), seen on `links`. 0 or -ENOMEM. */
+int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c,
+		uint64_t links);
 /* Closes the sample: what was added since the last call becomes the hosts' deltas and
  * their newest history slot. Costs what changed: hosts without traffic are not visited. */
 void hosttab_end(struct hosttab *t, double interval);

@@ -178,3 +178,33 @@ void iface_describe_unsupported(const struct iface_info *info, char *buf, size_t
 		 "IP-in-IP, PPP)",
 		 info->name, info->arphrd);
 }
+
+int iface_split(const char *list, char (*names)[IF_NAMESIZE], size_t max, char *err, size_t errlen)
+{
+	const char *p = list, *comma;
+	size_t n = 0, len, i;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (!len || len >= IF_NAMESIZE) {
+			snprintf(err, errlen, "invalid interface name '%.*s' (1 to %d bytes)",
+				 (int)len, p, IF_NAMESIZE - 1);
+			return -EINVAL;
+		}
+		for (i = 0; i < n && (strlen(names[i]) != len || memcmp(names[i], p, len)); i++)
+			;
+		if (i == n) {
+			if (n == max) {
+				snprintf(err, errlen, "more than %zu interfaces in '%s'", max,
+					 list);
+				return -EINVAL;
+			}
+			memcpy(names[n], p, len);
+			names[n++][len] = '\0';
+		}
+		if (!comma)
+			return (int)n;
+		p = comma + 1;
+	}
+}

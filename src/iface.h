@@ -16,6 +16,21 @@ struct iface_info {
 	bool supported; /* flowtop knows this link type's header (see iface.c) */
 };
 
+/* An interface being watched: what it is, its slot in the filter's counters (struct
+ * flow_link; FLOWTOP_SLOT_NONE when it got none), and whether it vanished meanwhile
+ * (its counts stay). */
+struct iface_watch {
+	struct iface_info info;
+	unsigned slot;
+	bool gone;
+};
+
+#define IFACE_ANY "any" /* -i any: every interface, those that come later too */
+
+/* Splits an -i list, "eth0,wg0", into names[0..max-1], each once. Returns how many, or
+ * -EINVAL with the reason in err (an empty or too long name, more than max). */
+int iface_split(const char *list, char (*names)[IF_NAMESIZE], size_t max, char *err, size_t errlen);
+
 /* The interface of the IPv4 (then IPv6) default route, else the first that is up and not
  * loopback, else "lo". */
 void iface_default(char name[IF_NAMESIZE]);

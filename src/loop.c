@@ -101,7 +101,7 @@ int loop_wait(struct loop *l, int sock, const int *fds, short *revents, int nfds
 		{ .fd = l->sample_fd, .events = POLLIN },
 		{ .fd = l->drain_fd, .events = POLLIN },
 		{ .fd = l->signal_fd, .events = POLLIN },
-		{ .fd = sock, .events = 0 }, /* POLLERR is always reported */
+		{ .fd = sock, .events = POLLIN },
 	};
 	int n, i, events = 0;
 
@@ -124,7 +124,7 @@ int loop_wait(struct loop *l, int sock, const int *fds, short *revents, int nfds
 			events |= LOOP_SIGNAL;
 		}
 	}
-	if (pfd[3].revents & (POLLERR | POLLHUP | POLLNVAL))
+	if (pfd[3].revents & (POLLIN | POLLERR | POLLHUP | POLLNVAL))
 		events |= LOOP_LINK;
 	return events;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* loop.h: the one event loop under the batch mode and the screen: the sample timer, the
- * drain timer, SIGINT/SIGTERM/SIGHUP/SIGUSR1 through a signalfd, the packet socket's
+ * drain timer, SIGINT/SIGTERM/SIGHUP/SIGUSR1 through a signalfd, the capture's
  * errors, and the caller's own fds (the keyboard, the resolver). Signals are blocked from
  * loop_new() on and stay blocked, so no thread started later takes one, and one arriving
  * during shutdown cannot kill what ends cleanly. */
@@ -17,7 +17,7 @@ enum loop_event {
 	LOOP_SAMPLE = 1u << 0, /* time for a sample */
 	LOOP_DRAIN = 1u << 1,  /* time to empty the rings */
 	LOOP_SIGNAL = 1u << 2, /* a signal arrived: its number in signo */
-	LOOP_LINK = 1u << 3,   /* the socket reported an error: check the link */
+	LOOP_LINK = 1u << 3,   /* the links fd is readable: check the interfaces */
 };
 
 struct loop;
@@ -31,7 +31,7 @@ struct loop *loop_new(double delay, double drain);
 void loop_free(struct loop *l);
 
 /* Waits for something to do (timeout_ms, or -1 for no limit), on the loop's fds, the
- * socket sock (POLLERR) and fds[0..nfds) (POLLIN). Returns LOOP_* bits, 0 on a timeout or
+ * links fd sock (POLLIN) and fds[0..nfds) (POLLIN). Returns LOOP_* bits, 0 on a timeout or
  * EINTR, or -errno; revents[i] is what fds[i] reported. Timer expirations are consumed;
  * one signal is read per call. */
 int loop_wait(struct loop *l, int sock, const int *fds, short *revents, int nfds, int timeout_ms,

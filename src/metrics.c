@@ -92,6 +92,7 @@ struct render {
 	FILE *f;
 	bool om;
 	const char *iface, *netns;
+	const struct metrics_where *w;
 };
 
 /* # HELP and # TYPE of a family; OpenMetrics names a counter without its _total. */
@@ -131,6 +132,32 @@ static void one(const struct render *r, const char *name, const char *type, cons
 	sample(r, name, NULL, v);
 }
 
+/* A family of the filter's counters: a series per watched interface (and one for the
+ * interfaces without a slot, interface="other", once they had frames); without a list
+ * of them, one series of the total. */
+static void per_link(const struct render *r, const struct stats_field *sf,
+		     const struct flow_totals *tot)
+{
+	const struct metrics_where *w = r->w;
+	struct render one_link = *r;
+	size_t i;
+
+	if (!w->links) {
+		one(r, sf->family, "counter", sf->help, stats_value(&tot->total, sf));
+		return;
+	}
+	family(r, sf->family, "counter", sf->help);
+	for (i = 0; i <= w->nlinks; i++) {
+		unsigned slot = i < w->nlinks ? w->links[i].slot : FLOWTOP_SLOT_NONE;
+
+		if ((i < w->nlinks && slot == FLOWTOP_SLOT_NONE) || slot >= tot->nslots ||
+		    (i == w->nlinks && !tot->slot_total[slot].frames))
+			continue;
+		one_link.iface = i < w->nlinks ? w->links[i].info.name : "other";
+		sample(&one_link, sf->family, NULL, stats_value(&tot->slot_total[slot], sf));
+	}
+}
+
 static const struct host_family {
 	const char *name, *help;
 	size_t offset;
@@ -167,8 +194,7 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 		return -ENOMEM;
 	for (k = 0; k < stats_nfields; k++)
 		if (stats_fields[k].family)
-			one(&r, stats_fields[k].family, "counter", stats_fields[k].help,
-			    stats_value(&tot->total, &stats_fields[k]));
+			per_link(&r, &stats_fields[k], tot);
 	one(&r, "flowtop_evicted_hosts_total", "counter",
 	    "Hosts that left the full host table (their counts are in ip=\"other\").",
 	    tot->evicted);
@@ -210,11 +236,12 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 }
 
 int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow_totals *tot,
-		   const char *iface, const char *netns, const struct metrics_filter *filter)
+		   const struct metrics_where *w, const struct metrics_filter *filter)
 {
+	const char *iface = w->iface;
 	size_t n = hosttab_count(t), i, top;
 	struct flow_counters all = *hosttab_other(t), listed = { 0 };
-	struct render proto = { .iface = iface, .netns = netns };
+	struct render proto = { .iface = iface, .netns = w->netns, .w = w };
 	struct series *swap;
 	int err;
 

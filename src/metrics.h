@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* metrics.h: the samples as Prometheus metrics, in the text exposition format 0.0.4 and
  * in OpenMetrics 1.0. Per interface: frames, bytes, non-IP, truncated, spilled, lost,
- * evicted, hosts, capacity, the filter's runs and run time. Per host, for the `top`
+ * evicted, hosts, capacity, the filter's runs and run time (frames to lost: a series per
+ * watched interface). Per host, for the `top`
  * busiest hosts of the last sample: bytes and packets received and sent, labelled
  * interface and ip; everything else summed into ip="other", so that a sum over ip is
  * every host's count.
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "hosttab.h"
+#include "iface.h"
 #include "sampler.h"
 
 struct metrics;
@@ -33,10 +35,19 @@ struct metrics_filter {
 	uint64_t runs, run_ns;
 };
 
-/* Renders the sample just taken: t's hosts and tot's totals on interface iface (in
- * namespace netns, or NULL). 0 or -ENOMEM (the last rendering then stays). */
+/* Where a sample was taken: the interfaces as asked ("eth0", "eth0,wg0", "any"), each
+ * of them (NULL: iface alone), and the namespace (NULL: flowtop's own). */
+struct metrics_where {
+	const char *iface, *netns;
+	const struct iface_watch *links;
+	size_t nlinks;
+};
+
+/* Renders the sample just taken: t's hosts and tot's totals. The filter's counters
+ * have a series per watched interface, labelled with its name; everything else is
+ * labelled with w->iface. 0 or -ENOMEM (the last rendering then stays). */
 int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow_totals *tot,
-		   const char *iface, const char *netns, const struct metrics_filter *filter);
+		   const struct metrics_where *w, const struct metrics_filter *filter);
 
 /* The last rendering: OpenMetrics (ending "# EOF") or the 0.0.4 text format; its length
  * in *len. Valid until the next metrics_update(). */

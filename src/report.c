@@ -69,6 +69,86 @@ static void write_json_counters(FILE *f, const struct flow_counters *c)
 #undef JSON_COUNTER
 }
 
+/* "packets":N,... : the filter's counters of one set of frames (FLOW_STATS_FIELDS) */
+static void write_json_stats(FILE *f, const struct flow_stats *s)
+{
+	const char *sep = "";
+	size_t i;
+
+	for (i = 0; i < stats_nfields; i++)
+		if (stats_fields[i].json) {
+			fprintf(f, "%s\"%s\":%" PRIu64, sep, stats_fields[i].json,
+				stats_value(s, &stats_fields[i]));
+			sep = ",";
+		}
+}
+
+/* Whether the report names interfaces row by row: more than one is watched. */
+static bool several_links(const struct report *r)
+{
+	return r->links && (r->nlinks > 1 || !strcmp(r->iface, IFACE_ANY));
+}
+
+/* Calls fn with the name of each interface h was seen on ("other" for those without a
+ * slot of their own), in the order watched. */
+static void host_links(const struct report *r, const struct host *h,
+		       void (*fn)(FILE *f, const char *name, bool first), FILE *f)
+{
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < r->nlinks; i++)
+		if (!h->links || (h->links & link_bit(r->links[i].slot) &&
+				  r->links[i].slot != FLOWTOP_SLOT_NONE && r->links[i].slot < 64)) {
+			fn(f, r->links[i].info.name, first);
+			first = false;
+		}
+	if (h->links & link_bit(FLOWTOP_SLOT_NONE))
+		fn(f, "other", first);
+}
+
+static void json_link_name(FILE *f, const char *name, bool first)
+{
+	if (!first)
+		fputc(',', f);
+	report_json_string(f, name);
+}
+
+static const char *link_state(const struct iface_watch *l)
+{
+	return l->gone ? "gone" : l->info.up ? "up" : "down";
+}
+
+/* ,"interfaces":[{"name":..,"state":..,"totals":{..}},...]: each watched interface's
+ * frames, and those of interfaces without a slot ("name":null) when there were any */
+static void write_json_links(FILE *f, const struct report *r)
+{
+	const struct flow_totals *t = r->totals;
+	const char *sep = "";
+	size_t i;
+
+	fputs(",\"interfaces\":[", f);
+	for (i = 0; i < r->nlinks; i++) {
+		const struct iface_watch *l = &r->links[i];
+
+		if (l->slot == FLOWTOP_SLOT_NONE || l->slot >= t->nslots)
+			continue;
+		fprintf(f, "%s{\"name\":", sep);
+		sep = ",";
+		report_json_string(f, l->info.name);
+		fprintf(f, ",\"ifindex\":%d,\"state\":\"%s\",\"totals\":{", l->info.ifindex,
+			link_state(l));
+		write_json_stats(f, &t->slot_total[l->slot]);
+		fputs("}}", f);
+	}
+	if (t->nslots && t->slot_total[FLOWTOP_SLOT_NONE].frames) {
+		fprintf(f, "%s{\"name\":null,\"state\":\"other\",\"totals\":{", sep);
+		write_json_stats(f, &t->slot_total[FLOWTOP_SLOT_NONE]);
+		fputs("}}", f);
+	}
+	fputc(']', f);
+}
+
 static void write_json(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
@@ -81,13 +161,12 @@ static void write_json(FILE *f, const struct report *r)
 		fputs(",\"netns\":", f);
 		report_json_string(f, r->netns);
 	}
+	if (r->links)
+		write_json_links(f, r);
 	fprintf(f, ",\"interval\":%.3f,\"totals\":{", t->interval);
-	for (i = 0; i < stats_nfields; i++)
-		if (stats_fields[i].json)
-			fprintf(f, "\"%s\":%" PRIu64 ",", stats_fields[i].json,
-				stats_value(&t->total, &stats_fields[i]));
+	write_json_stats(f, &t->total);
 	fprintf(f,
-		"\"evicted\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"capacity\":%" PRIu64
+		",\"evicted\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"capacity\":%" PRIu64
 		",\"listed\":%zu,\"matching\":%zu},",
 		t->evicted, t->live_hosts, t->capacity, r->nrows,
 		r->nhosts > r->nrows ? r->nhosts : r->nrows);
@@ -99,11 +178,17 @@ static void write_json(FILE *f, const struct report *r)
 
 		fprintf(f, "%s{\"ip\":\"%s\"", i ? "," : "", fmt_addr(&h->addr, addr));
 		write_json_counters(f, &h->total);
-		fprintf(f, ",\"rx_pps\":%.3f,\"tx_pps\":%.3f,\"rx_bps\":%.3f,\"tx_bps\":%.3f}",
+		fprintf(f, ",\"rx_pps\":%.3f,\"tx_pps\":%.3f,\"rx_bps\":%.3f,\"tx_bps\":%.3f",
 			per_second(h->delta.rx_packets, t->interval),
 			per_second(h->delta.tx_packets, t->interval),
 			per_second(BITS(h->delta.rx_bytes), t->interval),
 			per_second(BITS(h->delta.tx_bytes), t->interval));
+		if (r->links) {
+			fputs(",\"interfaces\":[", f);
+			host_links(r, h, json_link_name, f);
+			fputc(']', f);
+		}
+		fputc('}', f);
 	}
 	fputs("]}\n", f);
 }
@@ -133,6 +218,35 @@ static void write_csv(FILE *f, const struct report *r)
 	}
 }
 
+static void text_link_name(FILE *f, const char *name, bool first)
+{
+	fprintf(f, "%s%s", first ? "" : "+", name);
+}
+
+/* One line per watched interface: "  eth0 (up): N packets N bytes (rates)". */
+static void write_text_links(FILE *f, const struct report *r)
+{
+	const struct flow_totals *t = r->totals;
+	char pps[16], bps[16];
+	size_t i;
+
+	for (i = 0; i <= r->nlinks; i++) {
+		const struct iface_watch *l = i < r->nlinks ? &r->links[i] : NULL;
+		unsigned slot = l ? l->slot : FLOWTOP_SLOT_NONE;
+
+		if ((l && slot == FLOWTOP_SLOT_NONE) || slot >= t->nslots ||
+		    (!l && !t->slot_total[slot].frames))
+			continue;
+		fprintf(f, "  %s (%s): %" PRIu64 " packets %" PRIu64 " bytes (%s %s)\n",
+			l ? l->info.name : "other interfaces", l ? link_state(l) : "no slot",
+			(uint64_t)t->slot_total[slot].frames, (uint64_t)t->slot_total[slot].bytes,
+			fmt_scaled(per_second(t->slot_delta[slot].frames, t->interval), "p/s", pps,
+				   sizeof(pps)),
+			fmt_scaled(per_second(BITS(t->slot_delta[slot].bytes), t->interval), "b/s",
+				   bps, sizeof(bps)));
+	}
+}
+
 static void write_text(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
@@ -152,15 +266,17 @@ static void write_text(FILE *f, const struct report *r)
 				stats_value(&t->total, &stats_fields[i]));
 	fprintf(f, "  evicted %" PRIu64 "  hosts %" PRIu64 "/%" PRIu64 "\n", t->evicted,
 		t->live_hosts, t->capacity);
+	if (several_links(r))
+		write_text_links(f, r);
 	if (r->nhosts > r->nrows)
 		fprintf(f, "the %zu busiest of %zu hosts\n", r->nrows, r->nhosts);
-	fprintf(f, "%-39s %10s %12s %10s %12s %10s %10s\n", "ADDRESS", "RX PKTS", "RX BYTES",
-		"TX PKTS", "TX BYTES", "RX RATE", "TX RATE");
+	fprintf(f, "%-39s %10s %12s %10s %12s %10s %10s%s\n", "ADDRESS", "RX PKTS", "RX BYTES",
+		"TX PKTS", "TX BYTES", "RX RATE", "TX RATE", several_links(r) ? " IFACE" : "");
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
 		fprintf(f,
-			"%-39s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s\n",
+			"%-39s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s",
 			fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
 			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
 			(uint64_t)h->total.tx_bytes,
@@ -168,6 +284,11 @@ static void write_text(FILE *f, const struct report *r)
 				   sizeof(rx)),
 			fmt_scaled(per_second(BITS(h->delta.tx_bytes), t->interval), "b/s", tx,
 				   sizeof(tx)));
+		if (several_links(r)) {
+			fputc(' ', f);
+			host_links(r, h, text_link_name, f);
+		}
+		fputc('\n', f);
 	}
 	fputc('\n', f);
 }

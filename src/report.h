@@ -8,6 +8,7 @@
 
 #include "filter.h"
 #include "hosttab.h"
+#include "iface.h"
 #include "sampler.h"
 
 enum report_format {
@@ -17,7 +18,9 @@ enum report_format {
 };
 
 struct report {
-	const char *iface;    /* interface name */
+	const char *iface;		 /* the interfaces as asked: "eth0", "eth0,wg0" or "any" */
+	const struct iface_watch *links; /* each watched interface (NULL: none said) */
+	size_t nlinks;
 	const char *netns;    /* the namespace it is in (--netns), or NULL: flowtop's own */
 	struct timespec time; /* wall-clock time of the sample */
 	const struct flow_totals *totals;

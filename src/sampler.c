@@ -15,7 +15,7 @@
 
 /* The spill map's counters as last read, to subtract from the next read. */
 struct seen {
-	struct flow_key *keys;
+	struct flow_spill_key *keys;
 	struct flow_counters *vals;
 	uint64_t *created; /* the sum of the copies' creation stamps */
 	uint8_t *used;
@@ -28,15 +28,18 @@ struct sampler {
 	struct flow_ring_ctl *ctl; /* ncpus heads and tails */
 	size_t ring_len, ctl_len;  /* mmap lengths */
 	struct flow_stats *stats;  /* ncpus values */
+	unsigned nslots;	   /* slots read: [0, nslots) */
+	bool track_links;	   /* tell the host table which interface a frame came on */
 	size_t spill_cap;	   /* keys the spill buffers hold */
-	struct flow_key *spill_keys;
-	struct flow_spill *spill_vals; /* spill_cap * ncpus */
-	struct seen seen, next;	       /* the last read, and the one being made */
-	uint64_t spilled_read;	       /* stats.spilled when the spill map was last read */
-	uint64_t found;		       /* address updates the spill map's reads attributed */
-	uint64_t lost;		       /* updates known lost to hosts (see sampler_read) */
-	bool no_batch;		       /* the kernel refused batch lookups once */
-	struct convo *convo;	       /* the focused address's conversations, or NULL */
+	struct flow_spill_key *spill_keys;
+	struct flow_spill *spill_vals;	   /* spill_cap * ncpus */
+	struct seen seen, next;		   /* the last read, and the one being made */
+	uint64_t spilled_read;		   /* stats.spilled when the spill map was last read */
+	uint64_t found[FLOWTOP_MAX_SLOTS]; /* address updates the spill map's reads
+					    * attributed, per slot */
+	uint64_t lost[FLOWTOP_MAX_SLOTS];  /* updates known lost to hosts (sampler_read) */
+	bool no_batch;			   /* the kernel refused batch lookups once */
+	struct convo *convo;		   /* the focused address's conversations, or NULL */
 };
 
 static size_t page_round(size_t n)
@@ -68,11 +71,16 @@ static void seen_free(struct seen *t)
 	free(t->used);
 }
 
-static size_t seen_slot(const struct seen *t, const struct flow_key *key)
+static bool spill_key_eq(const struct flow_spill_key *a, const struct flow_spill_key *b)
 {
-	size_t mask = t->nslots - 1, i = flow_key_hash(key) & mask;
+	return a->slot == b->slot && flow_key_eq(&a->addr, &b->addr);
+}
 
-	while (t->used[i] && !flow_key_eq(&t->keys[i], key))
+static size_t seen_slot(const struct seen *t, const struct flow_spill_key *key)
+{
+	size_t mask = t->nslots - 1, i = (flow_key_hash(&key->addr) ^ key->slot) & mask;
+
+	while (t->used[i] && !spill_key_eq(&t->keys[i], key))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -93,6 +101,7 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	if (!s)
 		return NULL;
 	s->m = *maps;
+	s->nslots = 2; /* FLOWTOP_SLOT_NONE and one interface, until told */
 	s->ring = MAP_FAILED;
 	s->ctl = MAP_FAILED;
 	s->ring_len = page_round((size_t)maps->ncpus * maps->ring_slots * sizeof(*s->ring));
@@ -144,6 +153,7 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint
 
 	for (; tail != head; tail++) {
 		const struct flow_record *r = &ring[tail & mask];
+		uint64_t links = s->track_links ? link_bit(r->slot) : 0;
 
 		/* a random host per record: fetch its slot, then its line, ahead of use */
 		if (head - tail > 16)
@@ -152,8 +162,8 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint
 			hosttab_prefetch(t, &ring[(tail + 6) & mask].src, 1);
 
 		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
-		hosttab_add_frame(t, &r->src, 1, r->bytes);
-		hosttab_add_frame(t, &r->dst, 0, r->bytes);
+		hosttab_add_frame(t, &r->src, 1, r->bytes, links);
+		hosttab_add_frame(t, &r->dst, 0, r->bytes, links);
 		if (s->convo)
 			convo_frame(s->convo, &r->src, &r->dst, r->proto, r->bytes);
 	}
@@ -174,6 +184,12 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 void sampler_set_convo(struct sampler *s, struct convo *c)
 {
 	s->convo = c;
+}
+
+void sampler_set_slots(struct sampler *s, unsigned nslots, bool track_links)
+{
+	s->nslots = nslots < 1 ? 1 : nslots > FLOWTOP_MAX_SLOTS ? FLOWTOP_MAX_SLOTS : nslots;
+	s->track_links = track_links;
 }
 
 /* Reads up to spill_cap entries with BPF_MAP_LOOKUP_BATCH; -EINVAL/-ENOTSUP mean "no batch". */
@@ -201,7 +217,7 @@ static int read_batch(struct sampler *s, size_t *n)
 
 static int read_by_key(struct sampler *s, size_t *n)
 {
-	struct flow_key *prev = NULL;
+	struct flow_spill_key *prev = NULL;
 	int err;
 
 	*n = 0;
@@ -281,9 +297,12 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 			FLOW_COUNTERS_FIELDS(DELTA_OF)
 #undef DELTA_OF
 		}
-		if ((d.rx_packets || d.tx_packets) && hosttab_add(t, &s->spill_keys[i], &d))
+		if ((d.rx_packets || d.tx_packets) &&
+		    hosttab_add(t, &s->spill_keys[i].addr, &d,
+				s->track_links ? link_bit(s->spill_keys[i].slot) : 0))
 			return -ENOMEM; /* not after hosttab_reserve() */
-		s->found += d.rx_packets + d.tx_packets;
+		if (s->spill_keys[i].slot < FLOWTOP_MAX_SLOTS)
+			s->found[s->spill_keys[i].slot] += d.rx_packets + d.tx_packets;
 	}
 	swap = s->seen;
 	s->seen = s->next;
@@ -299,25 +318,41 @@ const struct stats_field stats_fields[] = {
 };
 const size_t stats_nfields = sizeof(stats_fields) / sizeof(stats_fields[0]);
 
-static int read_stats(struct sampler *s, struct flow_stats *sum)
+/* The filter's counters of each slot in use (summed over the CPUs) into slot[], and of
+ * all of them into *sum. */
+static int read_stats(struct sampler *s, struct flow_stats *slot, struct flow_stats *sum)
 {
-	__u32 zero = 0;
 	unsigned c;
+	__u32 i;
 	int err;
 
-	err = bpf_map_lookup_elem(s->m.stats_fd, &zero, s->stats);
-	if (err)
-		return err;
 	memset(sum, 0, sizeof(*sum));
-	for (c = 0; c < s->m.ncpus; c++) {
-#define SUM(field, json, text, family, help) sum->field += s->stats[c].field;
+	for (i = 0; i < s->nslots; i++) {
+		err = bpf_map_lookup_elem(s->m.stats_fd, &i, s->stats);
+		if (err)
+			return err;
+		memset(&slot[i], 0, sizeof(slot[i]));
+		for (c = 0; c < s->m.ncpus; c++) {
+#define SUM(field, json, text, family, help) slot[i].field += s->stats[c].field;
+			FLOW_STATS_FIELDS(SUM)
+#undef SUM
+		}
+#define SUM(field, json, text, family, help) sum->field += slot[i].field;
 		FLOW_STATS_FIELDS(SUM)
 #undef SUM
 	}
 	return 0;
 }
 
-#define DELTA(f) totals->delta.f = now.f >= totals->total.f ? now.f - totals->total.f : now.f
+/* What a sample adds to a cumulative counter; one below the last means it started over. */
+static void stats_delta(struct flow_stats *delta, const struct flow_stats *now,
+			const struct flow_stats *before)
+{
+#define DELTA_OF(f, json, text, family, help)                                                      \
+	delta->f = now->f >= before->f ? now->f - before->f : now->f;
+	FLOW_STATS_FIELDS(DELTA_OF)
+#undef DELTA_OF
+}
 
 /* What the host table says of the whole interface: written here alone. */
 static void table_totals(struct flow_totals *totals, const struct hosttab *t)
@@ -331,15 +366,15 @@ static void table_totals(struct flow_totals *totals, const struct hosttab *t)
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval)
 {
 	uint64_t heads[s->m.ncpus];
-	struct flow_stats now;
-	unsigned c;
+	struct flow_stats now, slot_now[FLOWTOP_MAX_SLOTS];
+	unsigned c, i;
 	int err;
 
 	/* hosts first, then stats: the filter counts a frame in the stats before it
 	 * publishes its record, so every record read here is in the stats read after */
 	for (c = 0; c < s->m.ncpus; c++)
 		heads[c] = __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE);
-	err = read_stats(s, &now);
+	err = read_stats(s, slot_now, &now);
 	if (err)
 		return err;
 	if (now.spilled != s->spilled_read) { /* the spill map took frames since its last read */
@@ -352,25 +387,36 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 		 * entry the map's LRU evicted before a read: lost to hosts, not to the totals.
 		 * Frames spilled after the stats were read can only make found larger, so this
 		 * never says too much, and says it all once the map is read again. */
-		if (2 * now.spilled > s->found && 2 * now.spilled - s->found > s->lost)
-			s->lost = 2 * now.spilled - s->found;
+		for (i = 0; i < s->nslots; i++) {
+			uint64_t missing = 2 * slot_now[i].spilled;
+
+			if (missing > s->found[i] && missing - s->found[i] > s->lost[i])
+				s->lost[i] = missing - s->found[i];
+		}
 	}
-	err = read_stats(s, &now);
+	err = read_stats(s, slot_now, &now);
 	if (err)
 		return err;
-	if (now.lost > s->lost)
-		s->lost = now.lost;
-	now.lost = s->lost;
+	now.lost = 0;
+	for (i = 0; i < s->nslots; i++) {
+		if (slot_now[i].lost > s->lost[i])
+			s->lost[i] = slot_now[i].lost;
+		slot_now[i].lost = s->lost[i];
+		now.lost += s->lost[i];
+	}
 	for (c = 0; c < s->m.ncpus; c++)
 		drain_cpu(s, t, c, heads[c]);
 	hosttab_end(t, interval);
 	if (s->convo)
 		convo_end(s->convo, interval);
 
-#define DELTA_OF(field, json, text, family, help) DELTA(field);
-	FLOW_STATS_FIELDS(DELTA_OF)
-#undef DELTA_OF
+	stats_delta(&totals->delta, &now, &totals->total);
 	totals->total = now;
+	for (i = 0; i < s->nslots; i++) {
+		stats_delta(&totals->slot_delta[i], &slot_now[i], &totals->slot_total[i]);
+		totals->slot_total[i] = slot_now[i];
+	}
+	totals->nslots = s->nslots;
 	table_totals(totals, t);
 	totals->interval = interval;
 	return 0;
@@ -378,7 +424,7 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 
 int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *totals)
 {
-	__u32 zero = 0;
+	__u32 slot;
 	size_t n, i;
 	unsigned c;
 	int err;
@@ -396,11 +442,15 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 			return err;
 	}
 	memset(s->seen.used, 0, s->seen.nslots);
-	s->spilled_read = s->found = s->lost = 0;
+	s->spilled_read = 0;
+	memset(s->found, 0, sizeof(s->found));
+	memset(s->lost, 0, sizeof(s->lost));
 	memset(s->stats, 0, s->m.ncpus * sizeof(*s->stats));
-	err = bpf_map_update_elem(s->m.stats_fd, &zero, s->stats, BPF_ANY);
-	if (err)
-		return err;
+	for (slot = 0; slot < FLOWTOP_MAX_SLOTS; slot++) {
+		err = bpf_map_update_elem(s->m.stats_fd, &slot, s->stats, BPF_ANY);
+		if (err)
+			return err;
+	}
 	hosttab_clear(t);
 	memset(totals, 0, sizeof(*totals));
 	table_totals(totals, t);

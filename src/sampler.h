@@ -32,11 +32,14 @@ static inline uint64_t stats_value(const struct flow_stats *s, const struct stat
 	return v;
 }
 
-/* What a sample reports of the whole interface: the filter's counters (struct
- * flow_stats, summed over the CPUs), and the host table's. */
+/* What a sample reports of the watched interfaces: the filter's counters (struct
+ * flow_stats, summed over the CPUs) of all and of each slot, and the host table's. */
 struct flow_totals {
-	struct flow_stats total;    /* cumulative since attach (FLOW_STATS_FIELDS) */
-	struct flow_stats delta;    /* added during the last interval */
+	struct flow_stats total; /* cumulative since attach (FLOW_STATS_FIELDS) */
+	struct flow_stats delta; /* added during the last interval */
+	struct flow_stats slot_total[FLOWTOP_MAX_SLOTS]; /* the same of each slot in use */
+	struct flow_stats slot_delta[FLOWTOP_MAX_SLOTS];
+	unsigned nslots;	    /* slots read: [0, nslots) */
 	struct flow_counters other; /* what the hosts that left the table had counted */
 	uint64_t live_hosts;	    /* hosts in the table at the last sample */
 	uint64_t evicted;	    /* hosts that left the full table since attach */
@@ -60,6 +63,11 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t);
  * in an order that keeps every host's count within the totals. interval is the time
  * since the previous sample. 0 or -errno. */
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval);
+
+/* Reads the stats of slots [0, nslots) (FLOWTOP_SLOT_NONE and those given to
+ * interfaces); with track_links the hosts learn which interfaces they were seen on
+ * (host.links). */
+void sampler_set_slots(struct sampler *s, unsigned nslots, bool track_links);
 
 /* From now on, also feeds every frame the rings carry to c (NULL: none), and closes
  * its samples with the table's. c is not owned. */

@@ -61,10 +61,34 @@ static int lookup_user(const char *name, struct caps_user *user, char *err, size
 	return 0;
 }
 
+/* Whether every interface of an -i list exists and has a link header flowtop knows:
+ * said before the capabilities are checked, as a usage error. 0 or -errno. */
+static int check_ifaces(const char *list, char *err, size_t errlen)
+{
+	static char names[FLOWTOP_MAX_SLOTS][IF_NAMESIZE];
+	struct iface_info info;
+	int n, i, ret;
+
+	if (!strcmp(list, IFACE_ANY))
+		return 0;
+	n = iface_split(list, names, FLOWTOP_MAX_SLOTS - 1, err, errlen);
+	for (i = 0; i < n; i++) {
+		ret = iface_get(names[i], &info);
+		if (ret) {
+			iface_describe_error(names[i], ret, err, errlen);
+			return ret;
+		}
+		if (!info.supported) {
+			iface_describe_unsupported(&info, err, errlen);
+			return -EPROTONOSUPPORT;
+		}
+	}
+	return n < 0 ? n : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_opts opts;
-	struct iface_info info;
 	struct capture *cap;
 	struct caps_user user;
 	char err[1024], missing[64];
@@ -100,15 +124,8 @@ int main(int argc, char **argv)
 		return fail(&opts, EXIT_USAGE, err);
 	if (!opts.iface[0])
 		iface_default(opts.iface);
-	ret = iface_get(opts.iface, &info);
-	if (ret) {
-		iface_describe_error(opts.iface, ret, err, sizeof(err));
+	if (check_ifaces(opts.iface, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
-	}
-	if (!info.supported) {
-		iface_describe_unsupported(&info, err, sizeof(err));
-		return fail(&opts, EXIT_USAGE, err);
-	}
 	if (opts.user && lookup_user(opts.user, &user, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
 	if (caps_missing(missing, sizeof(missing))) {

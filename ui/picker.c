@@ -24,7 +24,7 @@ void ui_open_picker(struct ui *u)
 				      : !info.up		   ? "down"
 				      : info.running		   ? "up"
 								   : "no-carrier";
-		if (!strcmp(i->if_name, capture_iface(u->cap)->name))
+		if (!strcmp(i->if_name, capture_name(u->cap)))
 			u->picker_selected = n;
 		u->picker_count++;
 	}
@@ -40,7 +40,7 @@ static void switch_to(struct ui *u, const char *name)
 
 	ui_close_conversations(u); /* its peers are this interface's */
 	if (capture_attach(u->cap, name, err, sizeof(err))) {
-		ui_status(u, "%s; still watching %s", err, capture_iface(u->cap)->name);
+		ui_status(u, "%s; still watching %s", err, capture_name(u->cap));
 		return;
 	}
 	u->iface_lost = false;

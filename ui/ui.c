@@ -109,13 +109,12 @@ bool ui_graph_on(const struct ui *u)
 
 static void draw(struct ui *u)
 {
-	const struct iface_info *iface = capture_iface(u->cap);
 	struct screen_state s = {
 		.view = ui_view(u),
 		.totals = capture_totals(u->cap),
-		.iface = iface->name,
+		.iface = capture_name(u->cap),
 		.netns = u->opts->netns,
-		.iface_up = iface->up,
+		.iface_up = capture_up(u->cap),
 		.iface_lost = u->iface_lost,
 		.elapsed = ui_now() - u->attached_at,
 		.cost_ns = u->cost_ns,
@@ -182,7 +181,7 @@ void ui_default_dump_name(struct ui *u)
 	if (u->opts->snapshot)
 		snprintf(u->input, sizeof(u->input), "%s", u->opts->snapshot);
 	else
-		snapshot_default_name(capture_iface(u->cap)->name, u->input, sizeof(u->input));
+		snapshot_default_name(capture_name(u->cap), u->input, sizeof(u->input));
 }
 
 /* " of N" when a dump wrote fewer rows than pass the filter (paused, with only the
@@ -207,8 +206,8 @@ static int dump(struct ui *u, const char *path, size_t *written, char *err, size
 		fmt_addr(convo_focus(u->conv), focus);
 	if (!ui_view(u)->paused)
 		build(u, ui_view(u)->nrows);
-	ret = dump_write(path, ui_view(u), capture_iface(u->cap)->name, u->conv ? focus : NULL, err,
-			 errlen);
+	ret =
+	    dump_write(path, ui_view(u), capture_name(u->cap), u->conv ? focus : NULL, err, errlen);
 	*written = ui_view(u)->nbuilt;
 	if (!ui_view(u)->paused)
 		ui_rebuild(u); /* back to the rows a screen needs */
@@ -219,7 +218,7 @@ static int dump(struct ui *u, const char *path, size_t *written, char *err, size
  * snapshots have them. */
 static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errlen)
 {
-	struct report r = { .iface = capture_iface(u->cap)->name,
+	struct report r = { .iface = capture_name(u->cap),
 			    .netns = u->opts->netns,
 			    .totals = capture_totals(u->cap) };
 	const struct host **rows = NULL;
@@ -314,13 +313,17 @@ static void handle_key(struct ui *u, int ch)
 
 static void link_check(struct ui *u)
 {
-	int err = capture_link_event(u->cap);
+	char msg[256];
+	int err = capture_link_event(u->cap, msg, sizeof(msg));
 
 	if (err == -ENODEV && !u->iface_lost) {
 		u->iface_lost = true;
-		ui_status(u, "interface %s disappeared: pick another (i)",
-			  capture_iface(u->cap)->name);
+		ui_status(u, "%s %s disappeared: pick another (i)",
+			  strchr(capture_name(u->cap), ',') ? "interfaces" : "interface",
+			  capture_name(u->cap));
 		ui_open_picker(u);
+	} else if (!err && msg[0]) {
+		ui_status(u, "%s", msg);
 	}
 }
 

@@ -670,7 +670,7 @@ static void test_no_link_header(void)
 {
 	struct frame f;
 
-	bpf_load_set_link_hlen(skel, 0);
+	bpf_load_link_put(skel, 1, 1, 0);
 	/* the ethertype says ARP: only the version nibble can tell */
 	eth(&f, ETH_P_ARP), ipv4(&f, A4, B4, IPPROTO_UDP), udp(&f);
 	expect_frame("no link header, IPv4", &f, COUNTED, A4, B4, f.len - ETH_HLEN);
@@ -678,7 +678,7 @@ static void test_no_link_header(void)
 	expect_frame("no link header, IPv6", &f, COUNTED, A6, B6, f.len - ETH_HLEN);
 	eth(&f, ETH_P_ARP), put(&f, "\x10\x00", 2);
 	expect_frame("no link header, version 1", &f, NON_IP, NULL, NULL, f.len - ETH_HLEN);
-	bpf_load_set_link_hlen(skel, ETH_HLEN);
+	bpf_load_link_put(skel, 1, 1, ETH_HLEN);
 }
 
 static int run_on_cpu(int cpu, const struct frame *f)
@@ -830,7 +830,7 @@ static bool rig_open(struct rig *r, struct bpf_load_opts o)
 		return false;
 	}
 	skel = r->skel;
-	bpf_load_set_link_hlen(r->skel, ETH_HLEN);
+	bpf_load_link_put(r->skel, 1, 1, ETH_HLEN);
 	bpf_load_maps(r->skel, &m);
 	r->ss = sampler_new(&m);
 	hosttab_clear(tab);
@@ -843,6 +843,62 @@ static void rig_close(struct rig *r)
 	sampler_free(r->ss);
 	bpf_unload(r->skel);
 	skel = r->saved;
+}
+
+/* One program, several interfaces: a frame is counted in its interface's slot (the
+ * stats, the record, the spill key) by its ifindex, with that interface's link header;
+ * a frame of an interface without a slot counts in FLOWTOP_SLOT_NONE, with no link
+ * header, and is still dissected and attributed. BPF_PROG_TEST_RUN runs on lo
+ * (ifindex 1), so lo is given one slot and then another. */
+static void test_slots_by_ifindex(void)
+{
+	struct frame f;
+	struct rig r;
+	cpu_set_t all;
+	int i;
+
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 }))
+		return;
+	sampler_set_slots(r.ss, 6, true);
+	sched_getaffinity(0, sizeof(all), &all); /* one CPU's ring: 64 records */
+	ASSERT_OK(bpf_load_link_put(r.skel, 1, 5, ETH_HLEN));
+	eth(&f, ETH_P_IP), ipv4(&f, A4, B4, IPPROTO_UDP), udp(&f);
+	for (i = 0; i < 3; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_OK(bpf_load_link_drop(r.skel, 1));
+	eth(&f, ETH_P_IP), ipv4(&f, C4, B4, IPPROTO_UDP), udp(&f);
+	for (i = 0; i < 2; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_EQ(bpf_load_link_put(r.skel, 1 + FLOWTOP_LINK_INDEX, 2, 0), 0);
+	ASSERT_EQ(bpf_load_link_put(r.skel, 1, 3, 0), -EBUSY); /* its place is taken */
+	ASSERT_OK(bpf_load_link_drop(r.skel, 1 + FLOWTOP_LINK_INDEX));
+	ASSERT_EQ(bpf_load_link_put(r.skel, 1, 0, 0), -EINVAL);
+	/* a full ring: the spill map's keys carry the slot too */
+	ASSERT_OK(bpf_load_link_put(r.skel, 1, 4, ETH_HLEN));
+	eth(&f, ETH_P_IP), ipv4(&f, D4, B4, IPPROTO_UDP), udp(&f);
+	for (i = 0; i < 70; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	sched_setaffinity(0, sizeof(all), &all);
+	if (ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
+		ASSERT_EQ(totals.nslots, 6);
+		ASSERT_EQ(totals.slot_total[5].frames, 3);
+		ASSERT_EQ(totals.slot_total[5].bytes, 3 * f.len);
+		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].frames, 2);
+		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].bytes, 2 * (f.len - ETH_HLEN));
+		ASSERT_EQ(totals.slot_total[4].frames, 70);
+		ASSERT_EQ(totals.slot_total[4].spilled, 70 - (64 - 5));
+		ASSERT_EQ(totals.total.frames, 75);
+		ASSERT_EQ(host(A4)->total.tx_packets, 3);
+		ASSERT_EQ(host(A4)->links, link_bit(5));
+		ASSERT_EQ(host(C4)->total.tx_packets, 2);
+		ASSERT_EQ(host(C4)->total.tx_bytes, 2 * (f.len - ETH_HLEN));
+		ASSERT_EQ(host(C4)->links, link_bit(FLOWTOP_SLOT_NONE));
+		ASSERT_EQ(host(D4)->total.tx_packets, 70); /* ring and spill map alike */
+		ASSERT_EQ(host(D4)->links, link_bit(4));
+		ASSERT_EQ(host(B4)->total.rx_packets, 75);
+		ASSERT_EQ(host(B4)->links, link_bit(FLOWTOP_SLOT_NONE) | link_bit(4) | link_bit(5));
+	}
+	rig_close(&r);
 }
 
 /* A ring of 64 records and 1,000 frames before user space reads: 64 take the ring, the
@@ -1056,7 +1112,7 @@ static void test_random_frames(void)
 	if (!ASSERT_TRUE(big))
 		return;
 	skel = big;
-	bpf_load_set_link_hlen(big, ETH_HLEN);
+	bpf_load_link_put(big, 1, 1, ETH_HLEN);
 	bpf_load_maps(big, &maps);
 	bs = sampler_new(&maps);
 	hosttab_free(tab);
@@ -1201,7 +1257,7 @@ int main(int argc, char **argv)
 		test_failed++;
 		return test_summary("test_dissect");
 	}
-	bpf_load_set_link_hlen(skel, ETH_HLEN);
+	bpf_load_link_put(skel, 1, 1, ETH_HLEN);
 	bpf_load_maps(skel, &maps);
 	sampler = sampler_new(&maps);
 	tab = hosttab_new(1 << 16);
@@ -1209,6 +1265,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_gre_flag_combinations);
 	RUN_TEST(test_truncation_at_every_boundary);
 	RUN_TEST(test_no_link_header);
+	RUN_TEST(test_slots_by_ifindex);
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_records_carry_the_protocol);
 	RUN_TEST(test_deltas_across_samples);

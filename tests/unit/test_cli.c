@@ -2,8 +2,11 @@
 /* test_cli.c: option parsing, defaults, value checks, help and version. */
 #include "test.h"
 
+#include <errno.h>
+
 #include "cli.h"
 #include "columns.h"
+#include "iface.h"
 
 static char err[256];
 static FILE *out;
@@ -60,6 +63,37 @@ static void test_all_options(void)
 		  CLI_RUN);
 	ASSERT_STREQ(o.iface, "lo");
 	ASSERT_EQ(o.max_hosts, 1);
+}
+
+/* -i takes one interface, a list, or "any"; a list's names are checked one by one. */
+static void test_interface_lists(void)
+{
+	char names[4][IF_NAMESIZE], msg[128], many[1100];
+	struct cli_opts o;
+	size_t i;
+
+	ASSERT_EQ(PARSE(&o, "-i", "eth0,wg0"), CLI_RUN);
+	ASSERT_STREQ(o.iface, "eth0,wg0");
+	ASSERT_EQ(PARSE(&o, "-i", "any"), CLI_RUN);
+	ASSERT_STREQ(o.iface, "any");
+	ASSERT_EQ(PARSE(&o, "-i", "eth0,,wg0"), CLI_USAGE);
+	ASSERT_STREQ(err, "invalid interface name '' (1 to 15 bytes)");
+	ASSERT_EQ(PARSE(&o, "-i", "eth0,"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-i", ""), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-i", "eth0,abcdefghijklmnop"), CLI_USAGE);
+	ASSERT_STREQ(err, "invalid interface name 'abcdefghijklmnop' (1 to 15 bytes)");
+	for (i = 0; i + 2 < sizeof(many); i += 2)
+		memcpy(many + i, "a,", 2);
+	many[i] = '\0';
+	ASSERT_EQ(PARSE(&o, "-i", many), CLI_USAGE); /* longer than the option holds */
+
+	/* each name once, in the order given */
+	ASSERT_EQ(iface_split("b,a,b,c", names, 4, msg, sizeof(msg)), 3);
+	ASSERT_STREQ(names[0], "b");
+	ASSERT_STREQ(names[1], "a");
+	ASSERT_STREQ(names[2], "c");
+	ASSERT_EQ(iface_split("a,b,c,d,e", names, 4, msg, sizeof(msg)), -EINVAL);
+	ASSERT_STREQ(msg, "more than 4 interfaces in 'a,b,c,d,e'");
 }
 
 static void test_screen_options(void)
@@ -207,6 +241,7 @@ int main(void)
 	out = tmpfile();
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_all_options);
+	RUN_TEST(test_interface_lists);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
 	RUN_TEST(test_netns);

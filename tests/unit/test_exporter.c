@@ -35,8 +35,8 @@ static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t 
 
 	if (fmt_parse_addr(src, &s) || fmt_parse_addr(dst, &d))
 		abort();
-	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes));
-	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes));
+	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes, 0));
+	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes, 0));
 }
 
 /* What GET /metrics answers on port, with "Accept" for OpenMetrics when om: the status
@@ -95,8 +95,10 @@ static void test_failed_publish_keeps_the_last_sample(void)
 
 	frame(t, "10.0.0.1", "10.0.0.2", 100);
 	hosttab_end(t, 1.0);
-	ASSERT_OK(exporter_publish(e, t, &tot, "eth0", NULL, &f));
-	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	ASSERT_OK(exporter_publish(e, t, &tot,
+				   &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
+	ASSERT_OK(metrics_update(m, t, &tot,
+				 &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
 	ASSERT_TRUE(strstr(scrape(port, false), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
 
 	/* a sample with 50 more hosts needs larger texts, which cannot be had */
@@ -108,18 +110,22 @@ static void test_failed_publish_keeps_the_last_sample(void)
 	tot.total.frames = 51;
 	/* the same two samples rendered apart tell the OpenMetrics text's new length: the
 	 * 0.0.4 text gets its room, the OpenMetrics one does not */
-	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	ASSERT_OK(metrics_update(m, t, &tot,
+				 &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
 	metrics_text(m, true, &om_len);
 	ASSERT_TRUE(om_len > 4096);
 	fail_realloc_size = om_len;
-	ASSERT_EQ(exporter_publish(e, t, &tot, "eth0", NULL, &f), -ENOMEM);
+	ASSERT_EQ(exporter_publish(e, t, &tot,
+				   &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f),
+		  -ENOMEM);
 	fail_realloc_size = 0;
 	ASSERT_TRUE(!strncmp(scrape(port, false), "200 ", 4));
 	ASSERT_TRUE(strstr(scrape(port, false), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
 	ASSERT_TRUE(strstr(scrape(port, true), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
 
 	/* memory again: the next sample is published */
-	ASSERT_OK(exporter_publish(e, t, &tot, "eth0", NULL, &f));
+	ASSERT_OK(exporter_publish(e, t, &tot,
+				   &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
 	ASSERT_TRUE(strstr(scrape(port, true), "flowtop_frames_total{interface=\"eth0\"} 51\n"));
 	exporter_stop(e);
 	metrics_free(m);

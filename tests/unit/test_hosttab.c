@@ -39,8 +39,8 @@ static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t 
 {
 	struct flow_key s = key(src), d = key(dst);
 
-	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes));
-	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes));
+	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes, 0));
+	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes, 0));
 }
 
 static void test_first_sample_counts_everything(void)
@@ -135,7 +135,7 @@ static void test_history_belongs_to_the_address(void)
 	{
 		struct flow_key k = key("10.0.0.2");
 
-		ASSERT_OK(hosttab_add_frame(t, &k, 1, 10));
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 10, 0));
 	}
 	hosttab_end(t, 1.0);
 	h = find(t, "10.0.0.2");
@@ -148,7 +148,7 @@ static void test_history_belongs_to_the_address(void)
 	{
 		struct flow_key k = key("10.0.0.3");
 
-		ASSERT_OK(hosttab_add_frame(t, &k, 1, 10));
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 10, 0));
 	}
 	hosttab_end(t, 1.0);
 	ASSERT_DBL(hosttab_rate(t, find(t, "10.0.0.3"), 40, 1), 10.0);
@@ -265,7 +265,7 @@ static void test_churn_keeps_bound_and_sums(void)
 	for (n = 0; n < 100000; n++) {
 		struct flow_key k = nth(n);
 
-		ASSERT_OK(hosttab_add_frame(t, &k, 1, 1));
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 1, 0));
 		if (n % 777 == 0)
 			hosttab_end(t, 1.0);
 	}

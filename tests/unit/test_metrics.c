@@ -23,8 +23,8 @@ static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t 
 {
 	struct flow_key s = key(src), d = key(dst);
 
-	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes));
-	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes));
+	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes, 0));
+	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes, 0));
 }
 
 /* The value of one sample line "name{...ip="ip"} v" in text, or -1. */
@@ -65,7 +65,8 @@ static void test_families_and_top(void)
 	frame(t, "10.0.0.1", "10.0.0.3", 100);
 	frame(t, "10.0.0.3", "10.0.0.1", 10);
 	hosttab_end(t, 1.0);
-	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	ASSERT_OK(metrics_update(m, t, &tot,
+				 &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
 	txt = metrics_text(m, false, &len);
 	ASSERT_EQ(len, strlen(txt));
 	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_frames_total counter\n") != NULL);
@@ -81,7 +82,8 @@ static void test_families_and_top(void)
 	frame(t, "10.0.0.1", "10.0.0.2", 500);
 	hosttab_end(t, 1.0);
 	tot = totals_of(4);
-	ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, &f));
+	ASSERT_OK(metrics_update(m, t, &tot,
+				 &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
 	txt = metrics_text(m, false, &len);
 	ASSERT_EQ(value(txt, "flowtop_host_transmit_bytes_total", "10.0.0.1"), 500);
 	ASSERT_EQ(value(txt, "flowtop_host_transmit_bytes_total", "other"), 1110);
@@ -120,7 +122,8 @@ static void test_monotonic_and_exact(void)
 		}
 		hosttab_end(t, 1.0);
 		tot = totals_of(frames);
-		ASSERT_OK(metrics_update(m, t, &tot, "eth0", NULL, NULL));
+		ASSERT_OK(metrics_update(
+		    m, t, &tot, &(struct metrics_where){ .iface = "eth0", .netns = NULL }, NULL));
 		txt = metrics_text(m, false, &len);
 		v = value(txt, "flowtop_host_transmit_bytes_total", "other");
 		if (v < last_other)
@@ -154,7 +157,8 @@ static void test_openmetrics_escaping_and_restart(void)
 
 	frame(t, "2001:db8::1", "10.0.0.2", 100);
 	hosttab_end(t, 1.0);
-	ASSERT_OK(metrics_update(m, t, &tot, "we\"ird\\if", "blue", NULL));
+	ASSERT_OK(metrics_update(
+	    m, t, &tot, &(struct metrics_where){ .iface = "we\"ird\\if", .netns = "blue" }, NULL));
 	txt = metrics_text(m, true, &len);
 	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_frames counter\n") != NULL);
 	ASSERT_TRUE(
@@ -167,7 +171,8 @@ static void test_openmetrics_escaping_and_restart(void)
 	/* another interface: the series start over */
 	frame(t, "2001:db8::1", "10.0.0.2", 100);
 	hosttab_end(t, 1.0);
-	ASSERT_OK(metrics_update(m, t, &tot, "eth1", NULL, NULL));
+	ASSERT_OK(metrics_update(m, t, &tot,
+				 &(struct metrics_where){ .iface = "eth1", .netns = NULL }, NULL));
 	txt = metrics_text(m, false, &len);
 	ASSERT_TRUE(strstr(
 	    txt, "flowtop_host_transmit_bytes_total{interface=\"eth1\",ip=\"2001:db8::1\"} 0\n"));
@@ -175,8 +180,50 @@ static void test_openmetrics_escaping_and_restart(void)
 	hosttab_free(t);
 }
 
+/* Several interfaces: the filter's counters get a series each, labelled with the
+ * interface's own name (a gone one's stay); the hosts' and the table's carry the list
+ * as asked. */
+static void test_a_series_per_interface(void)
+{
+	struct iface_watch links[2] = {
+		{ .info = { .name = "eth0", .ifindex = 2 }, .slot = 1 },
+		{ .info = { .name = "wg0", .ifindex = 7 }, .slot = 2, .gone = true },
+	};
+	struct metrics_where w = { .iface = "eth0,wg0", .links = links, .nlinks = 2 };
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(2);
+	struct flow_totals tot = totals_of(15);
+	const char *txt;
+	size_t len;
+
+	tot.nslots = 3;
+	tot.slot_total[1] = (struct flow_stats){ .frames = 10, .bytes = 1000, .lost = 2 };
+	tot.slot_total[2] = (struct flow_stats){ .frames = 5, .bytes = 500 };
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(txt, "flowtop_frames_total{interface=\"eth0\"} 10\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "flowtop_frames_total{interface=\"wg0\"} 5\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "flowtop_lost_updates_total{interface=\"eth0\"} 2\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "interface=\"other\"") == NULL); /* no frame without a slot */
+	ASSERT_TRUE(strstr(txt, "flowtop_hosts{interface=\"eth0,wg0\"} ") != NULL);
+	ASSERT_TRUE(strstr(txt, "flowtop_host_receive_packets_total{interface=\"eth0,wg0\","
+				"ip=\"10.0.0.2\"} 0\n") != NULL);
+	/* one # TYPE per family, however many series */
+	ASSERT_TRUE(strstr(strstr(txt, "# TYPE flowtop_frames_total") + 1,
+			   "# TYPE flowtop_frames_total") == NULL);
+	tot.slot_total[0] = (struct flow_stats){ .frames = 3 };
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, true, &len);
+	ASSERT_TRUE(strstr(txt, "flowtop_frames_total{interface=\"other\"} 3\n") != NULL);
+	metrics_free(m);
+	hosttab_free(t);
+}
+
 int main(void)
 {
+	RUN_TEST(test_a_series_per_interface);
 	RUN_TEST(test_families_and_top);
 	RUN_TEST(test_monotonic_and_exact);
 	RUN_TEST(test_openmetrics_escaping_and_restart);

@@ -36,7 +36,7 @@ static void build_report(void)
 	tab = hosttab_new(64);
 	for (i = 0; i < 3; i++) {
 		fmt_parse_addr(addrs[i], &k);
-		hosttab_add(tab, &k, &c[i]);
+		hosttab_add(tab, &k, &c[i], 0);
 	}
 	hosttab_end(tab, 0.5);
 	for (i = 0; i < 3; i++)
@@ -98,6 +98,72 @@ static void test_json_parses_with_jq(void)
 			      "10.0.0.1 4 2026-12-03T10:28:58.005Z");
 	snprintf(cmd, sizeof(cmd), "wc -l < %s", path);
 	ASSERT_STREQ(sh(cmd), "1"); /* one object, one line: JSON Lines */
+}
+
+/* Two watched interfaces, eth0 (slot 1) and wg0 (slot 2, gone), and frames of an
+ * interface without a slot: each in "interfaces" with its own totals, and each host
+ * with the interfaces it was seen on. */
+static void test_json_and_text_name_the_interfaces(void)
+{
+	struct iface_watch links[2] = {
+		{ .info = { .name = "eth0", .ifindex = 2, .up = true }, .slot = 1 },
+		{ .info = { .name = "wg0", .ifindex = 7 }, .slot = 2, .gone = true },
+	};
+	const char *addrs[] = { "10.0.0.1", "192.0.2.7", "2001:db8::2" };
+	const uint64_t seen_on[] = { link_bit(1) | link_bit(2), link_bit(2),
+				     link_bit(FLOWTOP_SLOT_NONE) | link_bit(1) };
+	struct hosttab *t = hosttab_new(8);
+	const struct host *several[3];
+	struct report r = rep;
+	struct flow_key k;
+	char path[256], cmd[640];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		fmt_parse_addr(addrs[i], &k);
+		hosttab_add(t, &k, &(struct flow_counters){ 1, 100 * (i + 1), 0, 0 }, seen_on[i]);
+	}
+	hosttab_end(t, 0.5);
+	for (i = 0; i < 3; i++)
+		several[i] = hosttab_find(t, (fmt_parse_addr(addrs[i], &k), &k));
+	totals.nslots = 3;
+	totals.slot_total[0] = (struct flow_stats){ .frames = 1, .bytes = 60 };
+	totals.slot_total[1] = (struct flow_stats){ .frames = 10, .bytes = 1000, .out_frames = 4 };
+	totals.slot_total[2] = (struct flow_stats){ .frames = 5, .bytes = 1860 };
+	totals.slot_delta[1] = (struct flow_stats){ .frames = 5, .bytes = 500 };
+	r.iface = "eth0,wg0";
+	r.links = links;
+	r.nlinks = 2;
+	r.rows = several;
+
+	snprintf(path, sizeof(path), "%s/links.json", dir);
+	f = fopen(path, "w");
+	ASSERT_OK(report_write(f, &r, REPORT_JSON));
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "jq -r '[(.interfaces[] | [.name, .state, .totals.packets, .totals.bytes,"
+		 " .totals.out_packets] | map(tostring) | join(\":\")),"
+		 " (.hosts[] | .ip + \"=\" + (.interfaces | join(\"+\")))] | join(\" \")' %s",
+		 path);
+	ASSERT_STREQ(sh(cmd), "eth0:up:10:1000:4 wg0:gone:5:1860:0 null:other:1:60:0 "
+			      "10.0.0.1=eth0+wg0 192.0.2.7=wg0 2001:db8::2=eth0+other");
+
+	snprintf(path, sizeof(path), "%s/links.txt", dir);
+	f = fopen(path, "w");
+	ASSERT_OK(report_write(f, &r, REPORT_TEXT));
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "grep -c '^  eth0 (up): 10 packets 1000 bytes (10p/s 8.00kb/s)' %s", path);
+	ASSERT_STREQ(sh(cmd), "1");
+	snprintf(cmd, sizeof(cmd), "grep -c '^  wg0 (gone): 5 packets 1860 bytes' %s", path);
+	ASSERT_STREQ(sh(cmd), "1");
+	snprintf(cmd, sizeof(cmd), "grep -c ' IFACE$' %s; grep -c ' eth0+wg0$' %s", path, path);
+	ASSERT_STREQ(sh(cmd), "1");
+	snprintf(cmd, sizeof(cmd), "awk '/^10.0.0.1 / { print $NF }' %s", path);
+	ASSERT_STREQ(sh(cmd), "eth0+wg0");
+	totals.nslots = 0;
+	hosttab_free(t);
 }
 
 static void test_csv_parses_with_python(void)
@@ -297,6 +363,7 @@ int main(void)
 	build_report();
 	RUN_TEST(test_json_parses_with_jq);
 	RUN_TEST(test_csv_parses_with_python);
+	RUN_TEST(test_json_and_text_name_the_interfaces);
 	RUN_TEST(test_json_strings_escape_invalid_utf8);
 	RUN_TEST(test_text_has_header_and_rows);
 	RUN_TEST(test_format_by_extension);

@@ -176,7 +176,7 @@ static void push(struct hosttab *t, double dt, uint64_t rx_bytes)
 	struct flow_key k = key("10.0.0.1");
 	struct flow_counters c = { 1, rx_bytes, 0, 0 };
 
-	hosttab_add(t, &k, &c);
+	hosttab_add(t, &k, &c, 0);
 	hosttab_end(t, dt);
 }
 
@@ -232,8 +232,8 @@ static void fill4(struct hosttab *t)
 	for (i = 0; i < 3; i++) {
 		struct flow_key src = key("10.0.0.1"), dst = key(a[i]);
 
-		hosttab_add_frame(t, &src, 1, (uint64_t)(i + 2) * 100);
-		hosttab_add_frame(t, &dst, 0, (uint64_t)(i + 2) * 100);
+		hosttab_add_frame(t, &src, 1, (uint64_t)(i + 2) * 100, 0);
+		hosttab_add_frame(t, &dst, 0, (uint64_t)(i + 2) * 100, 0);
 	}
 	hosttab_end(t, 1.0);
 }
@@ -352,7 +352,7 @@ static void test_view_builds_only_what_is_shown(void)
 		struct flow_key k = key("10.0.0.0");
 
 		k.addr[14] = (uint8_t)(i >> 8), k.addr[15] = (uint8_t)i;
-		hosttab_add_frame(t, &k, 0, 10 + i);
+		hosttab_add_frame(t, &k, 0, 10 + i, 0);
 	}
 	hosttab_end(t, 1.0);
 	ASSERT_OK(view_build(&v, t, 25, fake_name, &lookups));
