@@ -9,6 +9,8 @@
 #
 #   bench/cost.sh [LOOPS [FRAMES]]  LOOPS replays of 64 frames per kind (default 3000);
 #                                   FRAMES per address count (default 3000000)
+#   FLOWTOP_BASE=PATH bench/cost.sh another flowtop binary (a build of the commit before a
+#                                   change, say) attached beside them: a column more
 # Needs root; creates and removes its own namespaces; restores the sysctl.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -46,12 +48,23 @@ if bash bench/seed.sh "$out" 2>"$tmp/seed.err"; then
 	# its loads are written against the Ethernet header: a SOCK_RAW socket, as sockex2_user.c
 	seed_id=$(attach_ref "$(realpath "$out/bench/sockex2.bpf.o")" raw)
 fi
-# the program flowtop holds: its fdinfo names the id of every BPF program fd
-for _ in $(seq 100); do
-	ft_id=$(grep -hs '^prog_id:' /proc/"$ft_pid"/fdinfo/* | awk '{print $2}' | head -n 1)
-	[ -n "$ft_id" ] && break
-	sleep 0.1
-done
+# prog_of PID: the program a flowtop holds: its fdinfo names the id of every BPF prog fd
+prog_of() {
+	local id
+	for _ in $(seq 100); do
+		id=$(grep -hs '^prog_id:' /proc/"$1"/fdinfo/* | awk '{print $2}' | head -n 1)
+		[ -n "$id" ] && break
+		sleep 0.1
+	done
+	echo "$id"
+}
+ft_id=$(prog_of "$ft_pid")
+base_id=
+if [ -n "${FLOWTOP_BASE:-}" ]; then
+	ip netns exec "$nsb" "$(realpath "$FLOWTOP_BASE")" -i "$ifb" -b -d 3600 >/dev/null &
+	pids+=($!)
+	base_id=$(prog_of $!)
+fi
 [ -n "$empty_id" ] && [ -n "$ft_id" ] || { echo "cost.sh: filters not attached" >&2; exit 1; }
 
 stat() { # ID: "run_cnt run_time_ns"
@@ -60,33 +73,39 @@ stat() { # ID: "run_cnt run_time_ns"
 }
 # measure NAME COMMAND...: runs the traffic, prints one table row
 measure() {
-	local name=$1 e0 e1 f0 f1 s0 s1
+	local name=$1 e0 e1 f0 f1 s0 s1 b0 b1
 	shift
 	read -r -a e0 < <(stat "$empty_id")
 	read -r -a f0 < <(stat "$ft_id")
 	read -r -a s0 < <(stat "$seed_id")
+	read -r -a b0 < <(stat "$base_id")
 	"$@" >/dev/null 2>&1
 	sleep 0.3
 	read -r -a e1 < <(stat "$empty_id")
 	read -r -a f1 < <(stat "$ft_id")
 	read -r -a s1 < <(stat "$seed_id")
+	read -r -a b1 < <(stat "$base_id")
 	awk -v k="$name" -v ec=$((e1[0] - e0[0])) -v en=$((e1[1] - e0[1])) \
 		-v fc=$((f1[0] - f0[0])) -v fn=$((f1[1] - f0[1])) \
-		-v sc=$((s1[0] - s0[0])) -v sn=$((s1[1] - s0[1])) 'BEGIN {
-		e = ec ? en / ec : 0; f = fc ? fn / fc : 0; s = sc ? sn / sc : 0
+		-v sc=$((s1[0] - s0[0])) -v sn=$((s1[1] - s0[1])) \
+		-v bc=$((b1[0] - b0[0])) -v bn=$((b1[1] - b0[1])) -v base="$base_id" 'BEGIN {
+		e = ec ? en / ec : 0; f = fc ? fn / fc : 0; s = sc ? sn / sc : 0; b = bc ? bn / bc : 0
 		seed = sc ? sprintf("%.1f | %.2fx", s, e ? s / e : 0) : "- | -"
-		printf "| %s | %d | %.1f | %.1f | **%.2fx** | %s |\n", k, fc, e, f, e ? f / e : 0, seed }'
+		more = base == "" ? "" : sprintf(" %.1f | %.3fx |", b, b ? f / b : 0)
+		printf "| %s | %d | %.1f | %.1f | **%.2fx** | %s |%s\n", k, fc, e, f, e ? f / e : 0, seed, more }'
 }
 hdr="| empty filter ns/pkt | flowtop ns/pkt | flowtop / empty | seed sockex2 ns/pkt | seed / empty |"
+rule="|---|---:|---:|---:|---:|---:|---:|"
+[ -z "$base_id" ] || { hdr="$hdr base flowtop ns/pkt | flowtop / base |"; rule="$rule---:|---:|"; }
 echo "| traffic | frames $hdr"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "$rule"
 for kind in ipv4-udp-64 ipv4-tcp-1500 ipv6-udp qinq-ipv4 gre-key-ipv4; do
 	measure "$kind" ip netns exec "$nsa" tcpreplay -q --topspeed --loop="$loops" \
 		--intf1="$ifa" "$tmp/$kind.pcap"
 done
 echo
 echo "| IPv4 UDP, distinct sources | frames $hdr"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "$rule"
 for n in 256 65536 1048576; do
 	measure "$n" ip netns exec "$nsa" "$send" "$ifa" 0 "$n" $(((frames + n - 1) / n))
 done

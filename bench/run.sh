@@ -35,6 +35,14 @@ run() {
 	echo
 	run bench/cost.sh 3000 3000000
 	echo
+	echo "## \`-i any\` against one bound interface"
+	echo
+	echo "\`bench/any.sh 3 3 100\`: the flood of flood.sh watched with \`-i any\` in a namespace"
+	echo "with 100 idle veth pairs beside the flooded one, and bound to the flooded veth alone;"
+	echo "3 rounds of 3 s each, interleaved; the filter's kernel time per frame."
+	echo
+	run bench/any.sh 3 3 100
+	echo
 	echo "## Watching a flood: flowtop against tcpdump and iftop"
 	echo
 	echo "\`bench/flood.sh 5 3\`: a sendmmsg sender floods a veth with 60-byte UDP frames for"

@@ -382,6 +382,22 @@ static __always_inline void account(const struct flow_spill_key *key, int tx, __
 	}
 }
 
+/* A frame whose CPU's ring is full, into the spill map: the cold path, a function of its
+ * own so that the hot one keeps its registers. */
+static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 slot,
+				   struct flow_stats *st)
+{
+	struct flow_spill_key key = { .slot = slot };
+
+	if (!c || !st)
+		return;
+	st->spilled++;
+	key.addr = c->src;
+	account(&key, 1, bytes, st);
+	key.addr = c->dst;
+	account(&key, 0, bytes, st);
+}
+
 /* Publishes one record in this CPU's ring; 0 when the ring is full. Only this CPU
  * writes head and the slots past it, and a socket filter does not nest on a CPU (it runs
  * with bottom halves off), so nothing else races: the record is written first, head
@@ -442,7 +458,6 @@ int flowtop_count(struct __sk_buff *skb)
 {
 	struct cursor c = { .end = skb->len, .layer = LAYER_ETHERTYPE };
 	__u32 ifindex = skb->ifindex, idx = ifindex % FLOWTOP_LINK_INDEX, slot = FLOWTOP_SLOT_NONE;
-	struct flow_spill_key key = {};
 	const struct flow_link *link;
 	enum verdict v = V_MORE;
 	struct flow_stats *st;
@@ -505,11 +520,6 @@ int flowtop_count(struct __sk_buff *skb)
 	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
 	if (ring_push(&c, bytes, (__u16)slot))
 		return 0;
-	st->spilled++;
-	key.slot = slot;
-	key.addr = c.src;
-	account(&key, 1, bytes, st);
-	key.addr = c.dst;
-	account(&key, 0, bytes, st);
+	spill_frame(&c, bytes, slot, st);
 	return 0;
 }
