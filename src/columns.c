@@ -40,6 +40,10 @@ static double v_share(const struct row *r)
 {
 	return r->share;
 }
+static double v_ifaces(const struct row *r)
+{
+	return (double)r->host.links;
+}
 static double v_history(const struct row *r)
 {
 	return r->rx40 + r->tx40;
@@ -84,6 +88,7 @@ KEY(k_rx_pkts, h->total.rx_packets)
 KEY(k_rx_bytes, h->total.rx_bytes)
 KEY(k_tx_pkts, h->total.tx_packets)
 KEY(k_tx_bytes, h->total.tx_bytes)
+KEY(k_ifaces, h->links)
 #undef RX
 #undef TX
 #undef KEY
@@ -108,6 +113,8 @@ const struct column columns[COL__COUNT] = {
 			  k_tx_pkts },
 	[COL_TX_BYTES] = { "txbytes", "TX BYTES", 10, 84, VIEW_TOTALS, KIND_BYTES, v_tx_bytes,
 			   k_tx_bytes },
+	[COL_IFACE] = { "iface", "IFACE", 14, 20, BOTH | VIEW_SEVERAL, KIND_IFACES, v_ifaces,
+			k_ifaces },
 	[COL_SHARE] = { "share", "SHARE", 12, 30, BOTH, KIND_BAR, v_share, k_both2 },
 	[COL_HISTORY] = { "history", "LAST 40s", 20, 10, VIEW_RATES, KIND_HISTORY, v_history,
 			  k_both40 },
@@ -134,6 +141,7 @@ void row_fill(struct row *r, const struct hosttab *t, const struct host *h, doub
 	r->rx40 = hosttab_rate(t, h, 40, 0);
 	r->tx40 = hosttab_rate(t, h, 40, 1);
 	r->peak = h->peak;
+	r->ifaces[0] = '\0';
 	r->share = share_of > 0 ? (r->rx2 + r->tx2) / share_of : 0;
 	if (r->share > 1)
 		r->share = 1; /* float rounding */
@@ -165,6 +173,9 @@ void column_format(enum col_id col, const struct row *r, bool bits, char *buf, s
 	int fill, i;
 
 	switch (c->kind) {
+	case KIND_IFACES:
+		snprintf(buf, len, "%s", r->ifaces);
+		break;
 	case KIND_TEXT:
 		if (r->name) {
 			snprintf(buf, len, "%s", r->name);

@@ -17,6 +17,7 @@ struct row {
 	double rx40, tx40; /* 40 s */
 	double peak;	   /* highest 2 s rate, both ways */
 	double share;	   /* of the traffic counted on hosts over 2 s, 0..1 (see view.h) */
+	char ifaces[48];   /* the interfaces it was seen on, "eth0+wg0" (several watched) */
 };
 
 enum col_id {
@@ -32,6 +33,7 @@ enum col_id {
 	COL_RX_BYTES,
 	COL_TX_PKTS,
 	COL_TX_BYTES,
+	COL_IFACE,
 	COL_SHARE,
 	COL_HISTORY,
 	COL__COUNT,
@@ -43,11 +45,13 @@ enum col_kind {
 	KIND_PACKETS,
 	KIND_BYTES,
 	KIND_BAR,
+	KIND_IFACES, /* row.ifaces */
 	KIND_HISTORY /* a sparkline of the last samples: the screen draws it (ui/spark.h) */
 };
 
-#define VIEW_RATES  1u /* the rates view shows the column */
-#define VIEW_TOTALS 2u /* the cumulative view shows it */
+#define VIEW_RATES   1u /* the rates view shows the column */
+#define VIEW_TOTALS  2u /* the cumulative view shows it */
+#define VIEW_SEVERAL 4u /* only while more than one interface is watched */
 
 struct column {
 	const char *name;  /* for -s and the help: "rx2", "addr" */
@@ -62,6 +66,14 @@ struct column {
 };
 
 extern const struct column columns[COL__COUNT];
+
+/* Whether col is one of the view's: the rates or the totals view, one interface
+ * watched or several. */
+static inline bool column_in_view(int col, bool totals, bool several)
+{
+	return columns[col].views & (totals ? VIEW_TOTALS : VIEW_RATES) &&
+	       (several || !(columns[col].views & VIEW_SEVERAL));
+}
 
 /* The column called name (case-insensitive), or -1. */
 int column_by_name(const char *name);

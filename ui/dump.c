@@ -19,7 +19,7 @@ struct dump {
 static bool shown(const struct view *v, int c)
 {
 	return c != COL_ADDR && columns[c].kind != KIND_HISTORY &&
-	       columns[c].views & (v->totals ? VIEW_TOTALS : VIEW_RATES);
+	       column_in_view(c, v->totals, v->several);
 }
 
 /* A cell's number in the screen's unit: rates in bits or bytes per second, the share
@@ -53,10 +53,23 @@ static void write_text(FILE *f, const struct dump *d)
 			if (!shown(v, c))
 				continue;
 			column_format((enum col_id)c, r, v->bits, cell, sizeof(cell));
-			fprintf(f, " %*s", columns[c].width, cell);
+			fprintf(f, columns[c].kind == KIND_IFACES ? " %-*s" : " %*s",
+				columns[c].width, cell);
 		}
 		fprintf(f, "\n");
 	}
+}
+
+/* ,"text" with its quotes doubled (an interface name may hold a comma or a quote) */
+static void csv_text(FILE *f, const char *s)
+{
+	fputs(",\"", f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
 }
 
 static void write_csv(FILE *f, const struct dump *d)
@@ -76,7 +89,9 @@ static void write_csv(FILE *f, const struct dump *d)
 
 		fprintf(f, "%s,%s", fmt_addr(&r->host.addr, addr), r->name ? r->name : "");
 		for (c = 0; c < COL__COUNT; c++)
-			if (shown(v, c))
+			if (shown(v, c) && columns[c].kind == KIND_IFACES)
+				csv_text(f, r->ifaces);
+			else if (shown(v, c))
 				fprintf(f, ",%.6g", number(v, c, r));
 		fprintf(f, "\n");
 	}
@@ -110,8 +125,12 @@ static void write_json(FILE *f, const struct dump *d)
 			report_json_string(f, r->name);
 		}
 		for (c = 0; c < COL__COUNT; c++)
-			if (shown(v, c))
+			if (shown(v, c) && columns[c].kind == KIND_IFACES) {
+				fprintf(f, ",\"%s\":", columns[c].name);
+				report_json_string(f, r->ifaces);
+			} else if (shown(v, c)) {
 				fprintf(f, ",\"%s\":%.6g", columns[c].name, number(v, c, r));
+			}
 		fputc('}', f);
 	}
 	fputs("]}\n", f);

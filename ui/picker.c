@@ -1,12 +1,42 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* picker.c: the interface picker: every interface with its state, and the switch to the
- * one picked (the same loaded program on a new socket). */
+/* picker.c: the interface picker: "any", then every interface with its state; space
+ * marks several, Enter switches to those marked (else to the one selected): the same
+ * loaded program on new sockets. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "keys.h"
 #include "ui_state.h"
+
+/* Whether name is watched now: the one interface, one of a list's, or "any". */
+static bool watched(struct ui *u, const char *name)
+{
+	const struct iface_watch *l;
+	size_t n, i;
+
+	if (capture_any(u->cap))
+		return !strcmp(name, IFACE_ANY);
+	l = capture_links(u->cap, &n);
+	for (i = 0; i < n; i++)
+		if (!l[i].gone && !strcmp(l[i].info.name, name))
+			return true;
+	return false;
+}
+
+static void add(struct ui *u, const char *name, const char *state)
+{
+	int n = u->picker_count++;
+
+	snprintf(u->picker_names[n], IF_NAMESIZE, "%s", name);
+	u->picker_states[n] = state;
+	u->picker_now[n] = watched(u, name);
+	/* a list is marked as it is, so Enter keeps it and space changes it */
+	u->picker_marked[n] =
+	    u->picker_now[n] && !capture_any(u->cap) && strchr(capture_name(u->cap), ',');
+	if (u->picker_now[n] && !u->picker_now[u->picker_selected])
+		u->picker_selected = n;
+}
 
 void ui_open_picker(struct ui *u)
 {
@@ -15,30 +45,23 @@ void ui_open_picker(struct ui *u)
 
 	u->picker_count = 0;
 	u->picker_selected = 0;
-	for (i = all; i && i->if_index && u->picker_count < PICKER_MAX; i++) {
-		int n = u->picker_count;
-
-		snprintf(u->picker_names[n], IF_NAMESIZE, "%s", i->if_name);
-		u->picker_states[n] = iface_get(i->if_name, &info) ? "?"
-				      : !info.supported		   ? "unknown link type"
-				      : !info.up		   ? "down"
-				      : info.running		   ? "up"
-								   : "no-carrier";
-		if (!strcmp(i->if_name, capture_name(u->cap)))
-			u->picker_selected = n;
-		u->picker_count++;
-	}
+	add(u, IFACE_ANY, "all");
+	for (i = all; i && i->if_index && u->picker_count < PICKER_MAX; i++)
+		add(u, i->if_name,
+		    iface_get(i->if_name, &info) ? "?"
+		    : !info.supported		 ? "unknown link type"
+		    : !info.up			 ? "down"
+		    : info.running		 ? "up"
+						 : "no-carrier");
 	if (all)
 		if_freenameindex(all);
-	if (!u->picker_count)
-		ui_status(u, "no interfaces found");
 }
 
 static void switch_to(struct ui *u, const char *name)
 {
 	char err[512];
 
-	ui_close_conversations(u); /* its peers are this interface's */
+	ui_close_conversations(u); /* its peers are these interfaces' */
 	if (capture_attach(u->cap, name, err, sizeof(err))) {
 		ui_status(u, "%s; still watching %s", err, capture_name(u->cap));
 		return;
@@ -48,8 +71,33 @@ static void switch_to(struct ui *u, const char *name)
 	graph_clear(&u->graph);
 	u->attached_at = u->last_sample = ui_now();
 	capture_cost_ns(u->cap);
+	ui_follow_links(u);
 	ui_rebuild(u);
 	ui_status(u, "now watching %s: counters start over", name);
+}
+
+/* What Enter picks: the marked interfaces joined by commas ("any" among them wins),
+ * or the one selected. */
+static void picked(const struct ui *u, char *list, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	list[0] = '\0';
+	for (i = 0; i < u->picker_count; i++) {
+		if (!u->picker_marked[i])
+			continue;
+		if (!strcmp(u->picker_names[i], IFACE_ANY)) {
+			snprintf(list, len, IFACE_ANY);
+			return;
+		}
+		if (used + strlen(u->picker_names[i]) + 2 > len)
+			break;
+		used += (size_t)snprintf(list + used, len - used, "%s%s", used ? "," : "",
+					 u->picker_names[i]);
+	}
+	if (!used)
+		snprintf(list, len, "%s", u->picker_names[u->picker_selected]);
 }
 
 void ui_picker_key(struct ui *u, int ch)
@@ -58,12 +106,14 @@ void ui_picker_key(struct ui *u, int ch)
 		u->picker_selected = u->picker_selected > 0 ? u->picker_selected - 1 : 0;
 	else if (ch == KEY_DOWN || ch == 'j')
 		u->picker_selected += u->picker_selected + 1 < u->picker_count;
+	else if (ch == ' ')
+		u->picker_marked[u->picker_selected] = !u->picker_marked[u->picker_selected];
 	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-		char name[IF_NAMESIZE];
+		char list[CAPTURE_NAME_LEN];
 
-		snprintf(name, sizeof(name), "%s", u->picker_names[u->picker_selected]);
+		picked(u, list, sizeof(list));
 		u->picker_count = 0;
-		switch_to(u, name);
+		switch_to(u, list);
 	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
 		u->picker_count = 0;
 }

@@ -23,6 +23,7 @@
 #define MIN_LINES      6
 #define ADDR_MIN       15
 #define ADDR_MAX       39
+#define LINK_LINES_MAX 8 /* header lines for the watched interfaces, a summary included */
 
 static bool utf8;	   /* block elements, else ASCII */
 static bool graph_wanted;  /* screen_set_graph() */
@@ -61,11 +62,15 @@ bool screen_mouse(bool on)
 	return mousemask(on ? mouse_mask : 0, &old) != 0 || !on;
 }
 
+/* Header lines the last frame gave the watched interfaces (see links_fit()). */
+static int link_lines;
+
 static bool graph_shown(void)
 {
 	return graph_wanted &&
-	       LINES - TOP_LINES - GRAPH_LINES - 1 /* titles */ - 2 /* status, footer */ >=
-		   GRAPH_MIN_ROWS &&
+	       LINES - TOP_LINES - link_lines - GRAPH_LINES - 1 /* titles */ -
+		       2 /* status, footer */
+		   >= GRAPH_MIN_ROWS &&
 	       COLS >= GRAPH_LABEL + 10;
 }
 
@@ -81,7 +86,7 @@ bool screen_graph_by_default(void)
 
 static int header_lines(void)
 {
-	return TOP_LINES + (graph_shown() ? GRAPH_LINES : 0);
+	return TOP_LINES + link_lines + (graph_shown() ? GRAPH_LINES : 0);
 }
 
 void screen_end(void)
@@ -101,14 +106,13 @@ int screen_table_rows(void)
  * up to the longest IPv6 address. Returns how many, and the address width. */
 static int layout(const struct view *v, enum col_id *shown, int *addr_width)
 {
-	unsigned mask = v->totals ? VIEW_TOTALS : VIEW_RATES;
 	bool take[COL__COUNT] = { [COL_ADDR] = true };
 	int used = ADDR_MIN, n = 0, c, best;
 
 	for (;;) { /* the most wanted column that still fits, again and again */
 		best = -1;
 		for (c = 0; c < COL__COUNT; c++)
-			if (!take[c] && columns[c].views & mask &&
+			if (!take[c] && column_in_view(c, v->totals, v->several) &&
 			    (best < 0 || columns[c].keep > columns[best].keep))
 				best = c;
 		if (best < 0 || used + 1 + columns[best].width > COLS)
@@ -193,6 +197,100 @@ static void draw_header(const struct screen_state *s)
 			printw(" %s %llu ", stats_fields[i].text,
 			       (unsigned long long)stats_value(&t->total, &stats_fields[i]));
 	printw(" evicted %llu  filter cost %s", (unsigned long long)t->evicted, cost);
+}
+
+/* The interfaces a line each: those with a slot, and frames without one once there
+ * were any. */
+static size_t link_count(const struct screen_state *s, size_t *order)
+{
+	const struct flow_totals *t = s->totals;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < s->nlinks; i++)
+		if (s->links[i].slot != FLOWTOP_SLOT_NONE && s->links[i].slot < t->nslots)
+			order[n++] = i;
+	if (t->nslots && t->slot_total[FLOWTOP_SLOT_NONE].frames)
+		order[n++] = s->nlinks; /* "other" */
+	/* busiest first over the last sample, then as listed: insertion, n is small */
+	for (i = 1; i < n; i++) {
+		size_t k = order[i];
+		unsigned sk = k < s->nlinks ? s->links[k].slot : FLOWTOP_SLOT_NONE;
+
+		for (j = i; j > 0; j--) {
+			size_t p = order[j - 1];
+			unsigned sp = p < s->nlinks ? s->links[p].slot : FLOWTOP_SLOT_NONE;
+
+			if (t->slot_delta[sp].bytes >= t->slot_delta[sk].bytes)
+				break;
+			order[j] = p;
+		}
+		order[j] = k;
+	}
+	return n;
+}
+
+/* Lines for the interfaces: one each while they fit beside a table of GRAPH_MIN_ROWS
+ * rows (at most LINK_LINES_MAX), the last of them then summing the rest; none with
+ * one interface, or in the conversation view. */
+static int links_fit(const struct screen_state *s, size_t n)
+{
+	int room = LINES - TOP_LINES - 1 /* titles */ - 2 /* status, footer */ - GRAPH_MIN_ROWS;
+
+	if (!s->view->several || s->conv_focus || !n || room < 1)
+		return 0;
+	if (room > LINK_LINES_MAX)
+		room = LINK_LINES_MAX;
+	return (size_t)room < n ? room : (int)n;
+}
+
+static void link_line(int y, const char *name, const char *state, const struct flow_stats *d,
+		      const struct flow_stats *tot, double dt)
+{
+	char a[16], b[16], c[16], e[16], f[16], g[16];
+
+	mvprintw(y, 0, " %-15.15s %-5s in %9s %9s (%s)  out %9s %9s (%s)", name, state,
+		 fmt_scaled((double)(d->bytes - d->out_bytes) * 8 / dt, "b/s", a, sizeof(a)),
+		 fmt_scaled((double)(d->frames - d->out_frames) / dt, "p/s", b, sizeof(b)),
+		 fmt_scaled((double)(tot->bytes - tot->out_bytes), "B", c, sizeof(c)),
+		 fmt_scaled((double)d->out_bytes * 8 / dt, "b/s", e, sizeof(e)),
+		 fmt_scaled((double)d->out_frames / dt, "p/s", f, sizeof(f)),
+		 fmt_scaled((double)tot->out_bytes, "B", g, sizeof(g)));
+}
+
+static void draw_links(const struct screen_state *s, int y, const size_t *order, size_t n)
+{
+	const struct flow_totals *t = s->totals;
+	double dt = t->interval > 0 ? t->interval : 1;
+	struct flow_stats rest_d = {}, rest_t = {};
+	char more[32];
+	size_t i, shown;
+
+	if (!link_lines)
+		return;
+	shown = (size_t)link_lines < n ? (size_t)link_lines - 1 : n;
+	for (i = 0; i < n; i++) {
+		const struct iface_watch *l = order[i] < s->nlinks ? &s->links[order[i]] : NULL;
+		unsigned slot = l ? l->slot : FLOWTOP_SLOT_NONE;
+
+		if (i < shown) {
+			link_line(y + (int)i, l ? l->info.name : "(no slot)",
+				  !l	       ? ""
+				  : l->gone    ? "GONE"
+				  : l->info.up ? "up"
+					       : "down",
+				  &t->slot_delta[slot], &t->slot_total[slot], dt);
+			continue;
+		}
+#define ADD(field, json, text, family, help)                                                       \
+	rest_d.field += t->slot_delta[slot].field;                                                 \
+	rest_t.field += t->slot_total[slot].field;
+		FLOW_STATS_FIELDS(ADD)
+#undef ADD
+	}
+	if (shown < n) {
+		snprintf(more, sizeof(more), "+%zu more", n - shown);
+		link_line(y + (int)shown, more, "", &rest_d, &rest_t, dt);
+	}
 }
 
 /* The interface's traffic over the last samples, in then out, each scaled to the peak
@@ -303,8 +401,10 @@ static void draw_table(const struct screen_state *s, int y0)
 				if (c->kind == KIND_BAR && !selected)
 					attron(theme_attr(THEME_SHARE));
 				mvprintw(line, x,
-					 c->kind == KIND_TEXT || c->kind == KIND_BAR ? "%-*.*s"
-										     : "%*.*s",
+					 c->kind == KIND_TEXT || c->kind == KIND_BAR ||
+						 c->kind == KIND_IFACES
+					     ? "%-*.*s"
+					     : "%*.*s",
 					 w, w, cell);
 				if (c->kind == KIND_BAR && !selected)
 					attroff(theme_attr(THEME_SHARE));
@@ -389,22 +489,25 @@ static void draw_help(void)
 
 static void draw_picker(const struct screen_state *s)
 {
-	int h = s->picker_count + 4, w = 44, y0, x0, i;
+	int h = s->picker_count + 4, w = 48, y0, x0, i;
 
 	box_at(h, w, &y0, &x0);
 	mvprintw(y0, x0 + 2, " watch which interface? ");
 	for (i = 0; i < s->picker_count && i + 2 < LINES - 1; i++) {
 		if (i == s->picker_selected)
 			attron(A_REVERSE);
-		mvprintw(y0 + 2 + i, x0 + 2, "%-*s %-8s%s", IF_NAMESIZE, s->picker_names[i],
-			 s->picker_states[i], strcmp(s->picker_names[i], s->iface) ? "" : " (now)");
+		mvprintw(y0 + 2 + i, x0 + 2, "[%c] %-*s %-8s%s", s->picker_marked[i] ? 'x' : ' ',
+			 IF_NAMESIZE, s->picker_names[i], s->picker_states[i],
+			 s->picker_now[i] ? " (now)" : "");
 		attroff(A_REVERSE);
 	}
-	mvprintw(y0 + h - 1, x0 + 2, " Enter picks, Esc cancels ");
+	mvprintw(y0 + h - 1, x0 + 2, " Space marks, Enter picks, Esc cancels ");
 }
 
 void screen_draw(const struct screen_state *s)
 {
+	size_t order[FLOWTOP_MAX_SLOTS + 1], nl;
+
 	erase();
 	drawn.table = false;
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -412,9 +515,12 @@ void screen_draw(const struct screen_state *s)
 		refresh();
 		return;
 	}
+	nl = link_count(s, order);
+	link_lines = links_fit(s, nl);
 	draw_header(s);
+	draw_links(s, TOP_LINES, order, nl);
 	if (graph_shown())
-		draw_graph(s, TOP_LINES);
+		draw_graph(s, TOP_LINES + link_lines);
 	draw_table(s, header_lines());
 	drawn.table = !s->help && !s->picker_count && !s->prompt;
 	if (s->help)

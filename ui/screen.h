@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "convo.h"
 #include "graph.h"
+#include "iface.h"
 #include "sampler.h"
 #include "view.h"
 
@@ -24,18 +25,21 @@ struct screen_state {
 	const char *iface;
 	const char *netns; /* --netns, or NULL */
 	bool iface_up, iface_lost;
-	double elapsed;		   /* seconds since attaching */
-	double cost_ns;		   /* filter cost per frame, < 0 unknown */
-	const char *status;	   /* the status line, or NULL */
-	const char *prompt;	   /* "Filter: 10.0" while typing, or NULL */
-	const struct graph *graph; /* the header's traffic graph (see screen_set_graph) */
-	const char *conv_focus;	   /* the conversation view's focus, or NULL: every host */
+	const struct iface_watch *links; /* the watched interfaces: a header line each when */
+	size_t nlinks;			 /* several are (view->several) */
+	double elapsed;			 /* seconds since attaching */
+	double cost_ns;			 /* filter cost per frame, < 0 unknown */
+	const char *status;		 /* the status line, or NULL */
+	const char *prompt;		 /* "Filter: 10.0" while typing, or NULL */
+	const struct graph *graph;	 /* the header's traffic graph (see screen_set_graph) */
+	const char *conv_focus;		 /* the conversation view's focus, or NULL: every host */
 	const struct convo_proto_counts *conv_protos; /* its traffic by protocol */
 	double conv_elapsed;			      /* seconds since it opened */
 	bool help;
 	int picker_count; /* > 0: the interface picker is open */
 	const char (*picker_names)[IF_NAMESIZE];
 	const char *const *picker_states;
+	const bool *picker_marked, *picker_now;
 	int picker_selected;
 };
 

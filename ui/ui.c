@@ -109,12 +109,16 @@ bool ui_graph_on(const struct ui *u)
 
 static void draw(struct ui *u)
 {
+	size_t nlinks;
+	const struct iface_watch *links = capture_links(u->cap, &nlinks);
 	struct screen_state s = {
 		.view = ui_view(u),
 		.totals = capture_totals(u->cap),
 		.iface = capture_name(u->cap),
 		.netns = u->opts->netns,
 		.iface_up = capture_up(u->cap),
+		.links = links,
+		.nlinks = nlinks,
 		.iface_lost = u->iface_lost,
 		.elapsed = ui_now() - u->attached_at,
 		.cost_ns = u->cost_ns,
@@ -123,6 +127,8 @@ static void draw(struct ui *u)
 		.picker_count = u->picker_count,
 		.picker_names = u->picker_names,
 		.picker_states = u->picker_states,
+		.picker_marked = u->picker_marked,
+		.picker_now = u->picker_now,
 		.picker_selected = u->picker_selected,
 		.graph = ui_view(u)->paused ? &u->graph_paused : &u->graph,
 	};
@@ -154,6 +160,22 @@ static void graph_push_totals(struct ui *u)
 		   (double)t->delta.out_bytes / dt);
 }
 
+/* The main view's IFACE column: on while several interfaces are watched, its names
+ * those of the capture's slots. */
+void ui_follow_links(struct ui *u)
+{
+	const struct iface_watch *l;
+	size_t n, i;
+
+	l = capture_links(u->cap, &n);
+	memset(u->main.link_names, 0, sizeof(u->main.link_names));
+	u->main.several = capture_any(u->cap) || n > 1;
+	for (i = 0; i < n; i++)
+		if (l[i].slot != FLOWTOP_SLOT_NONE && l[i].slot < 64)
+			u->main.link_names[l[i].slot] = l[i].info.name;
+	u->main.link_names[FLOWTOP_SLOT_NONE] = "other";
+}
+
 static void sample(struct ui *u)
 {
 	double now = ui_now();
@@ -170,6 +192,8 @@ static void sample(struct ui *u)
 	if (u->exp && exporter_sample(u->exp, u->cap, u->opts->netns))
 		ui_status(u, "cannot render the metrics: out of memory");
 	graph_push_totals(u);
+	if (!u->main.paused)
+		ui_follow_links(u);
 	if (!ui_view(u)->paused)
 		ui_rebuild(u);
 }
@@ -365,6 +389,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 		u.dns = dns_new(&u.dns_fd);
 	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = ui_now();
+	ui_follow_links(&u);
 	u.mouse = !opts->no_mouse;
 	screen_init(opts->color, u.mouse);
 	ui_rebuild(&u);

@@ -54,6 +54,8 @@ struct ui {
 	int picker_count, picker_selected;
 	char picker_names[PICKER_MAX][IF_NAMESIZE];
 	const char *picker_states[PICKER_MAX];
+	bool picker_marked[PICKER_MAX]; /* space marks several */
+	bool picker_now[PICKER_MAX];	/* watched now */
 	double attached_at, last_sample;
 	double cost_ns;
 	struct graph graph, graph_paused; /* the header's graph, live and as paused */
@@ -81,6 +83,9 @@ void ui_follow(struct ui *u);
 bool ui_graph_on(const struct ui *u);
 /* The file a dump goes to unless edited: -o, or flowtop-IFACE-DATE-TIME.txt. */
 void ui_default_dump_name(struct ui *u);
+
+/* ui.c: the main view's IFACE column and names, after an attach or a sample */
+void ui_follow_links(struct ui *u);
 
 /* picker.c */
 void ui_open_picker(struct ui *u);

@@ -4,6 +4,7 @@
 #include "view.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,25 @@ static int reserve(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
+/* "eth0+wg0": the names of the bits of links, in bit order (slot order) but bit 0
+ * ("other") last. */
+static void ifaces_text(const struct view *v, uint64_t links, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned b;
+
+	buf[0] = '\0';
+	for (b = 1; b <= 64 && used + 1 < len; b++) {
+		unsigned bit = b % 64;
+		int n;
+
+		if (!(links >> bit & 1) || !v->link_names[bit])
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? "+" : "", v->link_names[bit]);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
 int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg)
 {
 	struct pick_order order = { v->sort == COL_ADDR, v->reverse };
@@ -110,6 +130,9 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	for (i = 0; i < want; i++) {
 		row_fill(&v->rows[i], t, v->picks[i].host, counted / v->per_frame);
 		v->rows[i].name = v->names && name ? name(&v->rows[i].host.addr, true, arg) : NULL;
+		if (v->several)
+			ifaces_text(v, v->rows[i].host.links, v->rows[i].ifaces,
+				    sizeof(v->rows[i].ifaces));
 	}
 	v->nrows = kept;
 	v->nbuilt = want;
@@ -126,12 +149,11 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 
 void view_move_sort(struct view *v, int dir)
 {
-	unsigned mask = v->totals ? VIEW_TOTALS : VIEW_RATES;
 	int c = (int)v->sort, i;
 
 	for (i = 0; i < COL__COUNT; i++) {
 		c = (c + dir + COL__COUNT) % COL__COUNT;
-		if (columns[c].views & mask)
+		if (column_in_view(c, v->totals, v->several))
 			break;
 	}
 	v->sort = (enum col_id)c;

@@ -20,20 +20,22 @@
 struct view_pick; /* a candidate row: sort key and host */
 
 struct view {
-	enum col_id sort;	 /* the sort column */
-	bool reverse;		 /* 'r' */
-	struct filter filter;	 /* '/' */
-	bool bits;		 /* rates in bits/s (else bytes/s) */
-	bool totals;		 /* the cumulative view (else rates) */
-	bool names;		 /* reverse DNS names */
-	bool paused;		 /* the screen is frozen */
-	unsigned per_frame;	 /* entries each frame is in, for SHARE: 2 in the host table
-				  * (source, destination), 1 in a conversation's peers */
-	size_t selected;	 /* row index */
-	size_t top;		 /* first row shown */
-	size_t nrows;		 /* hosts that pass the filter */
-	struct row *rows;	 /* the first nbuilt of them, in order */
-	struct hist_clock clock; /* the samples the rows' history is read against */
+	enum col_id sort;	    /* the sort column */
+	bool reverse;		    /* 'r' */
+	struct filter filter;	    /* '/' */
+	bool bits;		    /* rates in bits/s (else bytes/s) */
+	bool totals;		    /* the cumulative view (else rates) */
+	bool names;		    /* reverse DNS names */
+	bool paused;		    /* the screen is frozen */
+	bool several;		    /* more than one interface watched: the IFACE column */
+	const char *link_names[64]; /* the name of host.links' bit n (NULL: none) */
+	unsigned per_frame;	    /* entries each frame is in, for SHARE: 2 in the host table
+				     * (source, destination), 1 in a conversation's peers */
+	size_t selected;	    /* row index */
+	size_t top;		    /* first row shown */
+	size_t nrows;		    /* hosts that pass the filter */
+	struct row *rows;	    /* the first nbuilt of them, in order */
+	struct hist_clock clock;    /* the samples the rows' history is read against */
 	size_t nbuilt, cap;
 	struct view_pick *picks; /* scratch: one per host */
 	size_t picks_cap;

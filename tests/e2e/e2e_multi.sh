@@ -7,7 +7,7 @@
 # interface created while watching and one deleted. Counts are exact: no IPv6, static
 # neighbours (no ARP), ICMP echoes answered once each, UDP to an address nobody holds.
 . "$(dirname "$0")/lib.sh"
-need_root 33
+need_root 42
 
 netns_new mr && r=$NETNS && netns_new ma && a=$NETNS && netns_new mb && b=$NETNS ||
 	{ fail "cannot create namespaces"; summary; exit; }
@@ -55,12 +55,49 @@ check "the far side: 30 pings to the router and 10 routed, each counted twice" \
 check "one row per address: no address twice" \
 	last_is "$out" '[.hosts[].ip] | length == (unique | length)'
 
+# the screen on the same two interfaces (tmux): a header line each, the IFACE column,
+# the picker marking several and offering any, a dump naming the interfaces
+tmux_server multi
+screen() { tm capture-pane -p -t m; }
+shows() { screen | grep -q -- "$1"; }
+tm new-session -d -s m -x 150 -y 30 "ip netns exec $r $FLOWTOP -i $ra,$rb -N -d 0.2"
+wait_for 10 shows "flowtop  $ra,$rb (up)" || fail "the screen did not start"
+ip netns exec "$a" ping -q -c 5 -i 0.01 -s 100 10.81.2.2 >/dev/null
+ip netns exec "$a" ping -q -c 5 -i 0.01 -s 100 10.81.1.1 >/dev/null
+check "screen: a header line per interface, with its traffic" \
+	seen 'screen | head -n 6 | grep -q "^ $ra  *up  *in " && screen | head -n 6 | grep -q "^ $rb  *up  *in "'
+# (the column is 14 wide: the names, with the run's suffix, are cut there)
+check "screen: the IFACE column names both for a routed host" \
+	seen 'shows "IFACE" && screen | grep "^10\.81\.2\.2 " | grep -q " $ra+"'
+check "screen: a host seen on one interface names it alone" \
+	seen 'screen | grep "^10\.81\.1\.1 " | grep -q " $ra "'
+tm send-keys -t m d C-u
+for _ in $(seq 60); do tm send-keys -t m BSpace; done
+tm send-keys -t m "$E2E_TMP/dump.json" Enter
+check "screen: a dump names the interfaces, and each row's" \
+	wait_for 5 jqt ".interface == \"$ra,$rb\" and ([.rows[] | select(.ip == \"10.81.1.2\") | .iface] == [\"$ra+$rb\"])" "$E2E_TMP/dump.json"
+tm send-keys -t m i
+check "screen: the picker offers any, and marks the interfaces watched" \
+	seen 'shows "\[ \] any" && shows "\[x\] $ra .*(now)" && shows "\[x\] $rb .*(now)"'
+tm send-keys -t m Space Enter # unmarks the first watched (selected): the other alone
+check "screen: space unmarks one, Enter watches the others" wait_for 5 shows "flowtop  $rb (up)"
+check "screen: with one interface, no IFACE column and no interface lines" \
+	seen '! shows "IFACE" && ! screen | head -n 6 | grep -q "^ $rb  *up  *in "'
+tm send-keys -t m i
+wait_for 5 shows "watch which interface"
+for _ in $(seq 8); do tm send-keys -t m k; done
+tm send-keys -t m Enter
+check "screen: any from the picker" wait_for 5 shows "flowtop  any (up)"
+tm send-keys -t m q
+check "screen: q ends it" wait_for 5 eval '! tm has-session -t m 2>/dev/null || screen | grep -q "Pane is dead"'
+
+# the screen's pings: 10 frames more on each, 10 more on A
 ip -n "$r" link del "$rb"
 check "one listed interface deleted: said, flowtop goes on" \
 	wait_for 5 grep -q "interface $rb disappeared" "$out.err"
-check "its counts stay, marked gone" wait_for 5 iface "$rb" '.state == "gone" and .totals.packets == 80'
+check "its counts stay, marked gone" wait_for 5 iface "$rb" '.state == "gone" and .totals.packets == 90'
 ip netns exec "$a" ping -q -c 5 -i 0.01 -s 100 10.81.1.1 >/dev/null
-check "the other goes on counting" wait_for 5 counted "$out" 150
+check "the other goes on counting" wait_for 5 counted "$out" 180
 kill -0 "$pid" 2>/dev/null
 check "still running with one of two gone" [ $? = 0 ]
 ip -n "$r" link del "$ra"
@@ -71,7 +108,7 @@ rc=$?
 check "every listed interface gone: exit 3, and says which" \
 	eval '[ "$rc" = 3 ] && grep -q "interfaces $ra,$rb disappeared" "$out.err"'
 check "-o: the snapshot keeps each interface's counts" \
-	jqt "[.interfaces[] | .totals.packets] == [70, 80]" "$E2E_TMP/list.json"
+	jqt "[.interfaces[] | .totals.packets] == [90, 90]" "$E2E_TMP/list.json"
 
 # -i any: a veth, a tun device and loopback in one namespace
 netns_new mn && n=$NETNS && netns_new mp && p=$NETNS || { fail "cannot create namespaces"; summary; exit; }

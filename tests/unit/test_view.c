@@ -100,6 +100,7 @@ static void make_rows(void)
 		r->rx2 = r->tx2 = r->rx10 = r->tx10 = r->rx40 = r->tx40 = r->peak = v;
 		r->share = v / 6;
 		r->host.total = (struct flow_counters){ i + 1, i + 1, i + 1, i + 1 };
+		r->host.links = (uint64_t)(i + 1);
 	}
 }
 
@@ -178,6 +179,42 @@ static void push(struct hosttab *t, double dt, uint64_t rx_bytes)
 
 	hosttab_add(t, &k, &c, 0);
 	hosttab_end(t, dt);
+}
+
+/* Several interfaces: the IFACE column is in the view, a row names its interfaces in
+ * slot order, those without a slot ("other") last; one interface: no such column. */
+static void test_iface_column(void)
+{
+	struct hosttab *t = hosttab_new(16);
+	struct flow_key k = key("10.0.0.1");
+	struct flow_counters c = { 1, 100, 0, 0 };
+	struct view v;
+	char buf[64];
+
+	view_init(&v);
+	ASSERT_TRUE(!column_in_view(COL_IFACE, false, false));
+	ASSERT_TRUE(column_in_view(COL_IFACE, false, true) &&
+		    column_in_view(COL_IFACE, true, true));
+	v.sort = COL_TX_BYTES; /* a totals column, then the next one to its right */
+	v.totals = true;
+	view_move_sort(&v, 1);
+	ASSERT_EQ(v.sort, COL_SHARE); /* IFACE skipped: one interface */
+	v.several = true;
+	v.sort = COL_TX_BYTES;
+	view_move_sort(&v, 1);
+	ASSERT_EQ(v.sort, COL_IFACE);
+	v.link_names[0] = "other";
+	v.link_names[1] = "eth0";
+	v.link_names[3] = "wg0";
+	hosttab_add(t, &k, &c, link_bit(3) | link_bit(0) | link_bit(1));
+	hosttab_end(t, 1.0);
+	ASSERT_OK(view_build(&v, t, 10, NULL, NULL));
+	ASSERT_EQ(v.nbuilt, 1);
+	ASSERT_STREQ(v.rows[0].ifaces, "eth0+wg0+other");
+	column_format(COL_IFACE, &v.rows[0], false, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "eth0+wg0+other");
+	view_free(&v);
+	hosttab_free(t);
 }
 
 static void test_rate_windows(void)
@@ -404,5 +441,6 @@ int main(void)
 	RUN_TEST(test_paused_selection_stays_on_built_rows);
 	RUN_TEST(test_view_builds_only_what_is_shown);
 	RUN_TEST(test_keys_unique);
+	RUN_TEST(test_iface_column);
 	return test_summary("test_view");
 }
