@@ -39,6 +39,7 @@ struct capture {
 	struct flow_totals totals;
 	struct watch w;
 	unsigned next_slot; /* the slot the next interface gets (never one used before) */
+	uint64_t no_slot;   /* frames without a slot at the last look (under any) */
 	int epoll_fd;	    /* the sockets' errors and rtnetlink, as one fd to poll */
 	int stats_fd;	    /* BPF_ENABLE_STATS, -1 when off */
 	__u64 run_cnt;	    /* the program's counters at the last capture_cost_ns() */
@@ -187,7 +188,8 @@ static int open_list(struct capture *c, struct watch *w, const char *list, char 
 
 /* Adds an interface that came under any (or was there before it); it gets a slot if one
  * is left and its index has a place in the filter's table, else its frames count in
- * FLOWTOP_SLOT_NONE. false when there is no room to list it. */
+ * FLOWTOP_SLOT_NONE. A link type flowtop does not know counts as if it had no link
+ * header. false when there is no room to list it. */
 static bool any_add(struct capture *c, const struct iface_info *info)
 {
 	struct iface_watch *l;
@@ -196,7 +198,7 @@ static bool any_add(struct capture *c, const struct iface_info *info)
 		return false;
 	l = &c->w.links[c->w.nlinks++];
 	*l = (struct iface_watch){ .info = *info, .slot = FLOWTOP_SLOT_NONE };
-	if (info->supported && c->next_slot < FLOWTOP_MAX_SLOTS &&
+	if (c->next_slot < FLOWTOP_MAX_SLOTS &&
 	    !bpf_load_link_put(c->skel, info->ifindex, c->next_slot, info->link_hlen))
 		l->slot = c->next_slot++;
 	sampler_set_slots(c->sampler, c->next_slot, true);
@@ -324,6 +326,7 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 	c->w = *next;
 	free(next);
 	c->next_slot = 1;
+	c->no_slot = 0;
 	for (i = 0; i < c->w.nlinks; i++) { /* a list's; none yet under any */
 		c->w.links[i].slot = c->next_slot++;
 		bpf_load_link_put(c->skel, c->w.links[i].info.ifindex, c->w.links[i].slot,
@@ -423,6 +426,13 @@ int capture_link_event(struct capture *c, char *msg, size_t len)
 		msg[0] = '\0';
 	if (c->w.any) {
 		any_events(c, msg, len);
+		/* frames of an interface without a slot, which rtnetlink did not tell of (its
+		 * events dropped, or its index's place was taken): look again */
+		if (c->next_slot < FLOWTOP_MAX_SLOTS && c->totals.nslots &&
+		    c->totals.slot_total[FLOWTOP_SLOT_NONE].frames != c->no_slot) {
+			c->no_slot = c->totals.slot_total[FLOWTOP_SLOT_NONE].frames;
+			any_rescan(c, msg, len);
+		}
 		return 0;
 	}
 	for (i = 0; i < c->w.nlinks; i++) {
