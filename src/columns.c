@@ -96,28 +96,22 @@ KEY(k_ifaces, h->links)
 #define BOTH (VIEW_RATES | VIEW_TOTALS)
 
 const struct column columns[COL__COUNT] = {
-	/*               name        title       width keep views        kind          value  key */
-	[COL_ADDR] = { "addr", "ADDRESS", 24, 100, BOTH, KIND_TEXT, NULL, NULL },
-	[COL_RX2] = { "rx2", "RX 2s", 8, 90, VIEW_RATES, KIND_RATE, v_rx2, k_rx2 },
-	[COL_TX2] = { "tx2", "TX 2s", 8, 89, VIEW_RATES, KIND_RATE, v_tx2, k_tx2 },
-	[COL_RX10] = { "rx10", "RX 10s", 8, 60, VIEW_RATES, KIND_RATE, v_rx10, k_rx10 },
-	[COL_TX10] = { "tx10", "TX 10s", 8, 59, VIEW_RATES, KIND_RATE, v_tx10, k_tx10 },
-	[COL_RX40] = { "rx40", "RX 40s", 8, 50, VIEW_RATES, KIND_RATE, v_rx40, k_rx40 },
-	[COL_TX40] = { "tx40", "TX 40s", 8, 49, VIEW_RATES, KIND_RATE, v_tx40, k_tx40 },
-	[COL_PEAK] = { "peak", "PEAK", 8, 40, VIEW_RATES, KIND_RATE, v_peak, k_peak },
-	[COL_RX_PKTS] = { "rxpkts", "RX PKTS", 10, 80, VIEW_TOTALS, KIND_PACKETS, v_rx_pkts,
-			  k_rx_pkts },
-	[COL_RX_BYTES] = { "rxbytes", "RX BYTES", 10, 85, VIEW_TOTALS, KIND_BYTES, v_rx_bytes,
-			   k_rx_bytes },
-	[COL_TX_PKTS] = { "txpkts", "TX PKTS", 10, 79, VIEW_TOTALS, KIND_PACKETS, v_tx_pkts,
-			  k_tx_pkts },
-	[COL_TX_BYTES] = { "txbytes", "TX BYTES", 10, 84, VIEW_TOTALS, KIND_BYTES, v_tx_bytes,
-			   k_tx_bytes },
-	[COL_IFACE] = { "iface", "IFACE", 14, 20, BOTH | VIEW_SEVERAL, KIND_IFACES, v_ifaces,
-			k_ifaces },
-	[COL_SHARE] = { "share", "SHARE", 12, 30, BOTH, KIND_BAR, v_share, k_both2 },
-	[COL_HISTORY] = { "history", "LAST 40s", 20, 10, VIEW_RATES, KIND_HISTORY, v_history,
-			  k_both40 },
+	/*               name, views, kind, value, sort key */
+	[COL_ADDR] = { "addr", BOTH, KIND_TEXT, NULL, NULL },
+	[COL_RX2] = { "rx2", VIEW_RATES, KIND_RATE, v_rx2, k_rx2 },
+	[COL_TX2] = { "tx2", VIEW_RATES, KIND_RATE, v_tx2, k_tx2 },
+	[COL_RX10] = { "rx10", VIEW_RATES, KIND_RATE, v_rx10, k_rx10 },
+	[COL_TX10] = { "tx10", VIEW_RATES, KIND_RATE, v_tx10, k_tx10 },
+	[COL_RX40] = { "rx40", VIEW_RATES, KIND_RATE, v_rx40, k_rx40 },
+	[COL_TX40] = { "tx40", VIEW_RATES, KIND_RATE, v_tx40, k_tx40 },
+	[COL_PEAK] = { "peak", VIEW_RATES, KIND_RATE, v_peak, k_peak },
+	[COL_RX_PKTS] = { "rxpkts", VIEW_TOTALS, KIND_PACKETS, v_rx_pkts, k_rx_pkts },
+	[COL_RX_BYTES] = { "rxbytes", VIEW_TOTALS, KIND_BYTES, v_rx_bytes, k_rx_bytes },
+	[COL_TX_PKTS] = { "txpkts", VIEW_TOTALS, KIND_PACKETS, v_tx_pkts, k_tx_pkts },
+	[COL_TX_BYTES] = { "txbytes", VIEW_TOTALS, KIND_BYTES, v_tx_bytes, k_tx_bytes },
+	[COL_IFACE] = { "iface", BOTH | VIEW_SEVERAL, KIND_IFACES, v_ifaces, k_ifaces },
+	[COL_SHARE] = { "share", BOTH, KIND_BAR, v_share, k_both2 },
+	[COL_HISTORY] = { "history", VIEW_RATES, KIND_HISTORY, v_history, k_both40 },
 };
 
 int column_by_name(const char *name)
@@ -194,11 +188,13 @@ void column_format(enum col_id col, const struct row *r, bool bits, char *buf, s
 	case KIND_BYTES:
 		fmt_scaled(v, "B", buf, len);
 		break;
-	case KIND_BAR:
-		fill = (int)(v * c->width + 0.5);
-		for (i = 0; i < c->width && (size_t)i + 1 < len; i++)
+	case KIND_BAR: /* as wide as buf, less its terminator */
+		if (!len)
+			break;
+		fill = (int)(v * (double)(len - 1) + 0.5);
+		for (i = 0; (size_t)i + 1 < len; i++)
 			buf[i] = i < fill ? '#' : ' ';
-		buf[i < (int)len ? i : (int)len - 1] = '\0';
+		buf[i] = '\0';
 		break;
 	case KIND_HISTORY: /* a picture, not a number: drawn by the screen */
 		if (len)

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* columns.h: the one table of columns: header, formatting, sorting, -s names. */
+/* columns.h: the one table of columns: what each shows, its sort key, its name (for -s,
+ * dumps and the man page), its formatting. How the screen lays them out (title, width,
+ * which go first) is ui/column_layout.h's. */
 #ifndef FLOWTOP_COLUMNS_H
 #define FLOWTOP_COLUMNS_H
 
@@ -54,11 +56,8 @@ enum col_kind {
 #define VIEW_SEVERAL 4u /* only while more than one interface is watched */
 
 struct column {
-	const char *name;  /* for -s and the help: "rx2", "addr" */
-	const char *title; /* header */
-	int width;	   /* columns of text, without the separating space */
-	int keep;	   /* on a narrow terminal the lowest go first */
-	unsigned views;	   /* VIEW_* */
+	const char *name; /* for -s, the help and dumps: "rx2", "addr" */
+	unsigned views;	  /* VIEW_* */
 	enum col_kind kind;
 	double (*value)(const struct row *r); /* NULL: the address, sorted as text */
 	/* what sorting by it compares, from the host alone (see column_key()) */
@@ -91,7 +90,7 @@ double column_key(enum col_id col, const struct hosttab *t, const struct host *h
 int column_compare(enum col_id col, bool reverse, const struct row *a, const struct row *b);
 
 /* The cell text of r in col, right-aligned numbers scaled (k, M, G); bits selects
- * bits/s over bytes/s for rates. */
+ * bits/s over bytes/s for rates. A bar fills buf (len - 1 cells). */
 void column_format(enum col_id col, const struct row *r, bool bits, char *buf, size_t len);
 
 #endif

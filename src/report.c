@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -59,6 +60,28 @@ void report_json_string(FILE *f, const char *s)
 		p += n ? n : 1;
 	}
 	fputc('"', f);
+}
+
+/* A host's rates over the last interval, as JSON and CSV name them: per second of one
+ * of its counters' deltas (FLOW_COUNTERS_FIELDS), bytes as bits. */
+static const struct rate_field {
+	const char *name;
+	size_t offset; /* in struct flow_counters */
+	double scale;
+} rate_fields[] = {
+	{ "rx_pps", offsetof(struct flow_counters, rx_packets), 1 },
+	{ "tx_pps", offsetof(struct flow_counters, tx_packets), 1 },
+	{ "rx_bps", offsetof(struct flow_counters, rx_bytes), 8 },
+	{ "tx_bps", offsetof(struct flow_counters, tx_bytes), 8 },
+};
+#define NRATES (sizeof(rate_fields) / sizeof(rate_fields[0]))
+
+static double rate_value(const struct rate_field *rf, const struct host *h, double interval)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)&h->delta + rf->offset, sizeof(v));
+	return rf->scale * per_second(v, interval);
 }
 
 /* ,"rx_packets":N,... : a host's four counters (FLOW_COUNTERS_FIELDS), named as in C */
@@ -153,7 +176,7 @@ static void write_json(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
 	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN];
-	size_t i;
+	size_t i, k;
 
 	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&r->time, when));
 	report_json_string(f, r->iface);
@@ -178,11 +201,9 @@ static void write_json(FILE *f, const struct report *r)
 
 		fprintf(f, "%s{\"ip\":\"%s\"", i ? "," : "", fmt_addr(&h->addr, addr));
 		write_json_counters(f, &h->total);
-		fprintf(f, ",\"rx_pps\":%.3f,\"tx_pps\":%.3f,\"rx_bps\":%.3f,\"tx_bps\":%.3f",
-			per_second(h->delta.rx_packets, t->interval),
-			per_second(h->delta.tx_packets, t->interval),
-			per_second(BITS(h->delta.rx_bytes), t->interval),
-			per_second(BITS(h->delta.tx_bytes), t->interval));
+		for (k = 0; k < NRATES; k++)
+			fprintf(f, ",\"%s\":%.3f", rate_fields[k].name,
+				rate_value(&rate_fields[k], h, t->interval));
 		if (r->links) {
 			fputs(",\"interfaces\":[", f);
 			host_links(r, h, json_link_name, f);
@@ -197,13 +218,15 @@ static void write_csv(FILE *f, const struct report *r)
 {
 	double dt = r->totals->interval;
 	char addr[FMT_ADDR_LEN];
-	size_t i;
+	size_t i, k;
 
 	fputs("ip", f);
 #define CSV_TITLE(field) fputs("," #field, f);
 	FLOW_COUNTERS_FIELDS(CSV_TITLE)
 #undef CSV_TITLE
-	fputs(",rx_pps,tx_pps,rx_bps,tx_bps\n", f);
+	for (k = 0; k < NRATES; k++)
+		fprintf(f, ",%s", rate_fields[k].name);
+	fputc('\n', f);
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
@@ -211,10 +234,9 @@ static void write_csv(FILE *f, const struct report *r)
 #define CSV_VALUE(field) fprintf(f, ",%" PRIu64, (uint64_t)h->total.field);
 		FLOW_COUNTERS_FIELDS(CSV_VALUE)
 #undef CSV_VALUE
-		fprintf(f, ",%.3f,%.3f,%.3f,%.3f\n", per_second(h->delta.rx_packets, dt),
-			per_second(h->delta.tx_packets, dt),
-			per_second(BITS(h->delta.rx_bytes), dt),
-			per_second(BITS(h->delta.tx_bytes), dt));
+		for (k = 0; k < NRATES; k++)
+			fprintf(f, ",%.3f", rate_value(&rate_fields[k], h, dt));
+		fputc('\n', f);
 	}
 }
 

@@ -108,7 +108,7 @@ static unsigned act_bits(struct ui *u)
 static unsigned act_totals(struct ui *u)
 {
 	ui_view(u)->totals = !ui_view(u)->totals;
-	if (!(columns[ui_view(u)->sort].views & (ui_view(u)->totals ? VIEW_TOTALS : VIEW_RATES)))
+	if (!column_in_view(ui_view(u)->sort, ui_view(u)->totals, ui_view(u)->several))
 		ui_view(u)->sort = ui_view(u)->totals ? COL_RX_BYTES : COL_RX2;
 	return REACT_REBUILD;
 }

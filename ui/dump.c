@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "column_layout.h"
 #include "fmt.h"
 #include "report.h"
 #include "snapshot.h"
@@ -40,10 +41,10 @@ static void write_text(FILE *f, const struct dump *d)
 
 	if (d->focus)
 		fprintf(f, "conversations of %s\n", d->focus);
-	fprintf(f, "%-39s", columns[COL_ADDR].title);
+	fprintf(f, "%-39s", column_layout[COL_ADDR].title);
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))
-			fprintf(f, " %*s", columns[c].width, columns[c].title);
+			fprintf(f, " %*s", column_layout[c].width, column_layout[c].title);
 	fprintf(f, "\n");
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
@@ -52,9 +53,12 @@ static void write_text(FILE *f, const struct dump *d)
 		for (c = 0; c < COL__COUNT; c++) {
 			if (!shown(v, c))
 				continue;
-			column_format((enum col_id)c, r, v->bits, cell, sizeof(cell));
+			column_format((enum col_id)c, r, v->bits, cell,
+				      columns[c].kind == KIND_BAR
+					  ? (size_t)column_layout[c].width + 1
+					  : sizeof(cell));
 			fprintf(f, columns[c].kind == KIND_IFACES ? " %-*s" : " %*s",
-				columns[c].width, cell);
+				column_layout[c].width, cell);
 		}
 		fprintf(f, "\n");
 	}

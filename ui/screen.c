@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "column_layout.h"
 #include "fmt.h"
 #include "graph.h"
 #include "keys.h"
@@ -113,12 +114,12 @@ static int layout(const struct view *v, enum col_id *shown, int *addr_width)
 		best = -1;
 		for (c = 0; c < COL__COUNT; c++)
 			if (!take[c] && column_in_view(c, v->totals, v->several) &&
-			    (best < 0 || columns[c].keep > columns[best].keep))
+			    (best < 0 || column_layout[c].keep > column_layout[best].keep))
 				best = c;
-		if (best < 0 || used + 1 + columns[best].width > COLS)
+		if (best < 0 || used + 1 + column_layout[best].width > COLS)
 			break;
 		take[best] = true;
-		used += 1 + columns[best].width;
+		used += 1 + column_layout[best].width;
 	}
 	*addr_width = ADDR_MIN + (COLS - used);
 	if (*addr_width > ADDR_MAX)
@@ -358,12 +359,12 @@ static void draw_table(const struct screen_state *s, int y0)
 	mvhline(y0, 0, ' ', COLS);
 	for (i = 0, x = 0; i < n; i++) {
 		const struct column *c = &columns[shown[i]];
-		int w = shown[i] == COL_ADDR ? aw : c->width;
+		int w = shown[i] == COL_ADDR ? aw : column_layout[shown[i]].width;
 
 		if (shown[i] == v->sort)
 			attron(theme_attr(THEME_SORTED));
 		/* the arrow tells the order shown: numbers fall, addresses rise, unless 'r' */
-		snprintf(cell, sizeof(cell), "%s%s", c->title,
+		snprintf(cell, sizeof(cell), "%s%s", column_layout[shown[i]].title,
 			 shown[i] != v->sort		    ? ""
 			 : (c->value != NULL) != v->reverse ? " v"
 							    : " ^");
@@ -392,12 +393,14 @@ static void draw_table(const struct screen_state *s, int y0)
 		mvhline(line, 0, ' ', COLS);
 		for (i = 0, x = 0; i < n; i++) {
 			const struct column *c = &columns[shown[i]];
-			int w = shown[i] == COL_ADDR ? aw : c->width;
+			int w = shown[i] == COL_ADDR ? aw : column_layout[shown[i]].width;
 
 			if (c->kind == KIND_HISTORY) {
 				draw_history(s, row, line, x, w, selected);
 			} else {
-				column_format(shown[i], row, v->bits, cell, sizeof(cell));
+				column_format(shown[i], row, v->bits, cell,
+					      (size_t)w < sizeof(cell) ? (size_t)w + 1
+								       : sizeof(cell));
 				if (c->kind == KIND_BAR && !selected)
 					attron(theme_attr(THEME_SHARE));
 				mvprintw(line, x,

@@ -8,6 +8,7 @@
 #include <ctype.h>
 
 #include "cli.h"
+#include "column_layout.h"
 #include "columns.h"
 #include "keys.h"
 
@@ -188,9 +189,9 @@ static void test_columns_match_table(void)
 		c = column_by_name(name);
 		if (c < 0)
 			FAILF("column '%s' is in the man page, not in the table", name);
-		else if (strcmp(columns[c].title, title))
+		else if (strcmp(column_layout[c].title, title))
 			FAILF("column '%s' is titled '%s' in the man page, '%s' on screen", name,
-			      title, columns[c].title);
+			      title, column_layout[c].title);
 		else
 			seen[c] = true;
 	}

@@ -166,7 +166,7 @@ static void test_cell_formats(void)
 	column_format(COL_RX_BYTES, &rows3[0], true, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "2.50MB");
 	rows3[0].share = 0.5;
-	column_format(COL_SHARE, &rows3[0], true, buf, sizeof(buf));
+	column_format(COL_SHARE, &rows3[0], true, buf, 13); /* a bar of 12 */
 	ASSERT_STREQ(buf, "######      ");
 	column_format(COL_ADDR, &rows3[0], true, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "10.0.0.2");
