@@ -21,6 +21,7 @@ pc zlib zlib1g-dev
 pc ncursesw libncurses-dev
 pc libcap-ng libcap-ng-dev
 pc libmicrohttpd libmicrohttpd-dev
+pc libpcap libpcap-dev
 hdr linux/if_packet.h linux-libc-dev
 '
 test_deps='

@@ -89,6 +89,13 @@ struct {
 	__type(value, struct flow_link);
 } links SEC(".maps");
 
+/* A capture file's frame as BPF_PROG_TEST_RUN hands it, against the frame on the wire
+ * (written by user space before each run; both 0 live): extra_bytes it had past what
+ * the run is given (cut by the file's snap length or the run's size limit), and
+ * pad_bytes of zeros at the end of what the run is given, up to the least it takes. */
+__u32 extra_bytes;
+__u32 pad_bytes;
+
 /* Slots per CPU ring minus one (slots are a power of two); set before load. */
 const volatile __u32 ring_mask = FLOWTOP_DEFAULT_RING_SLOTS - 1;
 
@@ -456,7 +463,7 @@ static __always_inline int tag_before_start(struct __sk_buff *skb)
 SEC("socket")
 int flowtop_count(struct __sk_buff *skb)
 {
-	struct cursor c = { .end = skb->len, .layer = LAYER_ETHERTYPE };
+	struct cursor c = { .end = skb->len - pad_bytes, .layer = LAYER_ETHERTYPE };
 	__u32 ifindex = skb->ifindex, idx = ifindex % FLOWTOP_LINK_INDEX, slot = FLOWTOP_SLOT_NONE;
 	const struct flow_link *link;
 	enum verdict v = V_MORE;
@@ -480,7 +487,7 @@ int flowtop_count(struct __sk_buff *skb)
 	if (!st)
 		return 0;
 	/* on the wire: the link header, and an outer tag the kernel moved into metadata */
-	bytes = (__u64)skb->len + hlen + (skb->vlan_present ? VLAN_HLEN : 0);
+	bytes = (__u64)c.end + hlen + (skb->vlan_present ? VLAN_HLEN : 0) + extra_bytes;
 	if (hlen || slot == FLOWTOP_SLOT_NONE) {
 		c.next = bpf_ntohs(skb->protocol);
 		if ((c.next == ETH_P_8021Q || c.next == ETH_P_8021AD) && !skb->vlan_present &&

@@ -4,6 +4,7 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "fmt.h"
 #include "loop.h"
+#include "pcapfile.h"
 #include "report.h"
 #include "snapshot.h"
 
@@ -36,23 +38,34 @@ static int select_rows(struct batch *b, struct report *r, size_t limit)
 			     &b->rows_cap);
 }
 
-/* Samples the counters and fills the report with the busiest rows. */
-static int take_sample(struct batch *b, struct report *r)
+/* Samples the counters over the last interval seconds, the sample's time `when`, and
+ * fills the report with the busiest rows. */
+static int sample_at(struct batch *b, struct report *r, double interval,
+		     const struct timespec *when)
 {
-	struct timespec now;
-	int err;
+	int err = capture_sample(b->cap, interval);
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	err = capture_sample(b->cap, seconds_between(&b->last, &now));
 	if (err)
 		return err;
-	b->last = now;
-	clock_gettime(CLOCK_REALTIME, &r->time);
+	r->time = *when;
 	r->iface = capture_name(b->cap);
 	r->links = capture_links(b->cap, &r->nlinks);
 	r->netns = b->opts->netns;
 	r->totals = capture_totals(b->cap);
 	return select_rows(b, r, b->opts->limit);
+}
+
+/* A live sample: the interval since the previous one, now. */
+static int take_sample(struct batch *b, struct report *r)
+{
+	struct timespec now, wall;
+	double interval;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	interval = seconds_between(&b->last, &now);
+	b->last = now;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	return sample_at(b, r, interval, &wall);
 }
 
 /* A snapshot holds every host (that passes -f), busiest first. */
@@ -194,6 +207,131 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 		}
 	}
 	loop_free(l);
+	free(b.rows);
+	return status;
+}
+
+/* ---- a capture file ---- */
+
+#define FEED_DRAIN_EVERY 4096 /* frames between two drains: far fewer than a ring holds */
+#define NSEC		 1000000000LL
+
+static int64_t ns_of(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * NSEC + t->tv_nsec;
+}
+
+static struct timespec ts_of(int64_t ns)
+{
+	struct timespec t = { .tv_sec = (time_t)(ns / NSEC), .tv_nsec = (long)(ns % NSEC) };
+
+	if (t.tv_nsec < 0) { /* before 1970 */
+		t.tv_sec--;
+		t.tv_nsec += NSEC;
+	}
+	return t;
+}
+
+/* One sample of the file's clock: the interval [at - interval, at), printed. */
+static int file_sample(struct batch *b, struct report *r, int64_t interval, int64_t at)
+{
+	struct timespec when = ts_of(at);
+	int err = sample_at(b, r, (double)interval / NSEC, &when);
+
+	r->file = r->iface; /* the path, and no interfaces */
+	r->links = NULL;
+	r->nlinks = 0;
+	if (err)
+		batch_error(b->opts, "cannot read the counters: %s", strerror(-err));
+	else if (!b->opts->headless)
+		print_sample(b, r);
+	return err;
+}
+
+/* SIGINT, SIGTERM or SIGHUP arrived (they are blocked: read here, between frames). */
+static bool told_to_stop(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t mask;
+	int sig;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sig = sigtimedwait(&mask, NULL, &zero);
+	return sig > 0;
+}
+
+enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts)
+{
+	struct batch b = { .cap = c, .opts = opts };
+	struct report r = { .time_digits = 6 };
+	enum batch_exit status = BATCH_OK;
+	int64_t delay = llround(opts->delay * 1e9), start = -1, t = 0, next = 0;
+	char broke[512] = "";
+	unsigned long long n = 0;
+	struct pcap_frame f;
+	bool stop = false;
+	long done = 0;
+	int ret, err;
+
+	loop_block_signals();
+	while (!stop && (ret = pcapfile_next(pf, &f, broke, sizeof(broke))) == 1) {
+		int64_t ft = ns_of(&f.ts);
+
+		if (start < 0)
+			start = t = ft, next = ft + delay;
+		if (ft > t) /* one stamped before the last is counted in the current sample */
+			t = ft;
+		if (t >= next) { /* the clock passed the end of the sample */
+			/* the interval with the frames so far, then the silence up to the
+			 * interval of this frame as one sample (a gap of years is two) */
+			int64_t silent_to = next + (t - next) / delay * delay;
+
+			status = file_sample(&b, &r, delay, next) ? BATCH_FAILED : BATCH_OK;
+			stop = b.out_closed || (opts->iterations && ++done >= opts->iterations);
+			if (status == BATCH_OK && !stop && silent_to > next) {
+				status = file_sample(&b, &r, silent_to - next, silent_to)
+					     ? BATCH_FAILED
+					     : BATCH_OK;
+				stop = b.out_closed ||
+				       (opts->iterations && ++done >= opts->iterations);
+			}
+			next = silent_to + delay;
+		}
+		if (status != BATCH_OK || stop)
+			break;
+		err = capture_feed(c, f.data, f.len, f.extra);
+		if (err) {
+			batch_error(opts, "cannot run the filter on frame %llu: %s", n + 1,
+				    strerror(-err));
+			status = BATCH_FAILED;
+			break;
+		}
+		if (++n % FEED_DRAIN_EVERY == 0) {
+			capture_drain(c);
+			stop = told_to_stop();
+		}
+	}
+	/* the end of the file (or a break in it, or a signal): what is left of the sample;
+	 * a file without a frame has no time of its own: its one sample says 1970 */
+	if (status == BATCH_OK && !(opts->iterations && done >= opts->iterations) &&
+	    !b.out_closed && file_sample(&b, &r, start < 0 ? 0 : t - (next - delay), t))
+		status = BATCH_FAILED;
+	if (ret < 0) {
+		batch_error(opts, "%s", broke);
+		status = status == BATCH_OK ? BATCH_BAD_FILE : status;
+	}
+	if (opts->snapshot && r.totals) {
+		char msg[512];
+
+		if (write_snapshot(&b, &r, opts->snapshot, msg, sizeof(msg))) {
+			batch_error(opts, "%s", msg);
+			if (status == BATCH_OK)
+				status = BATCH_FAILED;
+		}
+	}
 	free(b.rows);
 	return status;
 }

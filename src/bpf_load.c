@@ -167,6 +167,25 @@ int bpf_load_link_put(struct flowtop_bpf *skel, int ifindex, unsigned slot, unsi
 	return bpf_map_update_elem(fd, &idx, &link, BPF_ANY);
 }
 
+int bpf_load_run_frame(struct flowtop_bpf *skel, const void *frame, size_t len, uint32_t extra)
+{
+	unsigned char padded[BPF_LOAD_RUN_MIN] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+		    .repeat = 1);
+
+	if (len > BPF_LOAD_RUN_MAX)
+		return -EMSGSIZE;
+	skel->bss->extra_bytes = extra;
+	skel->bss->pad_bytes = 0;
+	if (len < BPF_LOAD_RUN_MIN) { /* zeros the program is told are not the frame's */
+		memcpy(padded, frame, len);
+		opts.data_in = padded;
+		opts.data_size_in = BPF_LOAD_RUN_MIN;
+		skel->bss->pad_bytes = (__u32)(BPF_LOAD_RUN_MIN - len);
+	}
+	return bpf_prog_test_run_opts(bpf_program__fd(skel->progs.flowtop_count), &opts);
+}
+
 int bpf_load_link_drop(struct flowtop_bpf *skel, int ifindex)
 {
 	int fd = bpf_map__fd(skel->maps.links);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "flowtop.h"
 
@@ -49,6 +50,12 @@ void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps);
  * hlen bytes in the program's links array. 0, -EBUSY when its entry holds another
  * interface (see struct flow_link), or -errno. */
 int bpf_load_link_put(struct flowtop_bpf *skel, int ifindex, unsigned slot, unsigned hlen);
+/* Runs the program once on frame (a 14-byte Ethernet header, then the network header:
+ * BPF_PROG_TEST_RUN on loopback's index), extra bytes longer on the wire than given; a
+ * frame shorter than a run takes is padded, and the program told. 0 or -errno. */
+#define BPF_LOAD_RUN_MAX 3500 /* bytes a run takes at most (a page, less the skb's room) */
+#define BPF_LOAD_RUN_MIN 34   /* and at least (an Ethernet and an IPv4 header) */
+int bpf_load_run_frame(struct flowtop_bpf *skel, const void *frame, size_t len, uint32_t extra);
 /* Takes ifindex's slot away (its frames then count in FLOWTOP_SLOT_NONE). 0 or -errno. */
 int bpf_load_link_drop(struct flowtop_bpf *skel, int ifindex);
 

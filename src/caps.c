@@ -21,7 +21,7 @@ static bool has(unsigned cap)
 	return capng_have_capability(CAPNG_EFFECTIVE, cap);
 }
 
-int caps_missing(char *buf, size_t len)
+int caps_missing(char *buf, size_t len, bool need_raw)
 {
 	bool admin, bpf, perfmon, raw;
 
@@ -32,7 +32,7 @@ int caps_missing(char *buf, size_t len)
 	admin = has(CAP_SYS_ADMIN);
 	bpf = admin || has(CAP_BPF);
 	perfmon = admin || has(CAP_PERFMON);
-	raw = has(CAP_NET_RAW);
+	raw = !need_raw || has(CAP_NET_RAW);
 	snprintf(buf, len, "%s%s%s%s%s", bpf ? "" : "CAP_BPF",
 		 !bpf && (!perfmon || !raw) ? ", " : "", perfmon ? "" : "CAP_PERFMON",
 		 !perfmon && !raw ? ", " : "", raw ? "" : "CAP_NET_RAW");
@@ -44,7 +44,7 @@ int caps_can_change_user(void)
 	return !capng_get_caps_process() && has(CAP_SETUID) && has(CAP_SETGID) && has(CAP_SETPCAP);
 }
 
-int caps_drop_to_net_raw(const struct caps_user *user)
+int caps_drop(const struct caps_user *user, bool keep_net_raw)
 {
 	bool setpcap;
 	int ret;
@@ -53,7 +53,8 @@ int caps_drop_to_net_raw(const struct caps_user *user)
 		return -EPERM;
 	setpcap = has(CAP_SETPCAP);
 	capng_clear(CAPNG_SELECT_ALL);
-	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
+	if (keep_net_raw &&
+	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
 			 CAP_NET_RAW))
 		return -EINVAL;
 	if (user) {

@@ -4,15 +4,17 @@
 #ifndef FLOWTOP_CAPS_H
 #define FLOWTOP_CAPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 /* Names the missing capabilities ("CAP_BPF, CAP_NET_RAW") in buf; returns how many are
  * missing (0: all there). CAP_BPF loads the program; CAP_PERFMON lets the verifier
  * accept its bounded loop over the headers (without it the program is too complex for
- * the kernel's checks of unprivileged-like code); CAP_NET_RAW opens the packet socket.
- * CAP_SYS_ADMIN stands in for CAP_BPF and CAP_PERFMON, as the kernel allows. */
-int caps_missing(char *buf, size_t len);
+ * the kernel's checks of unprivileged-like code); CAP_NET_RAW opens the packet socket (need_raw: a
+ * capture file needs none). CAP_SYS_ADMIN stands in for CAP_BPF and CAP_PERFMON, as the kernel
+ * allows. */
+int caps_missing(char *buf, size_t len, bool need_raw);
 
 /* Whether this process may become another user (CAP_SETUID, CAP_SETGID and CAP_SETPCAP,
  * as root has). */
@@ -23,11 +25,12 @@ struct caps_user {
 	gid_t gid;
 };
 
-/* Keeps CAP_NET_RAW (a new packet socket when the interface changes) and drops every
- * other capability from the effective, permitted, inheritable and ambient sets, and from
- * the bounding set when it may (CAP_SETPCAP, as root has); with user, also becomes that
- * user and group, without supplementary groups. Sets no_new_privs. Call once everything
- * else needing privilege is done. 0 or -errno. */
-int caps_drop_to_net_raw(const struct caps_user *user);
+/* Keeps CAP_NET_RAW when asked (a new packet socket when the interface changes; a
+ * capture file needs none) and drops every other capability from the effective,
+ * permitted, inheritable and ambient sets, and from the bounding set when it may
+ * (CAP_SETPCAP, as root has); with user, also becomes that user and group, without
+ * supplementary groups. Sets no_new_privs. Call once everything else needing privilege
+ * is done. 0 or -errno. */
+int caps_drop(const struct caps_user *user, bool keep_net_raw);
 
 #endif

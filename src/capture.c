@@ -346,6 +346,43 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 	return ret;
 }
 
+int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char *err,
+			size_t errlen)
+{
+	struct iface_watch *l = &c->w.links[0];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->w.nlinks; i++)
+		if (!c->w.links[i].gone && c->w.links[i].slot != FLOWTOP_SLOT_NONE)
+			bpf_load_link_drop(c->skel, c->w.links[i].info.ifindex);
+	watch_close(&c->w);
+	snprintf(c->w.name, sizeof(c->w.name), "%s", name);
+	c->w.nlinks = 1;
+	*l = (struct iface_watch){ .info = { .ifindex = CAPTURE_FILE_IFINDEX,
+					     .link_hlen = hlen,
+					     .up = true,
+					     .supported = true },
+				   .slot = 1 };
+	snprintf(l->info.name, sizeof(l->info.name), "file");
+	c->next_slot = 2;
+	ret = bpf_load_link_put(c->skel, CAPTURE_FILE_IFINDEX, 1, hlen);
+	if (!ret) {
+		sampler_set_slots(c->sampler, c->next_slot, false);
+		sampler_set_convo(c->sampler, NULL);
+		ret = sampler_reset(c->sampler, c->hosts, &c->totals);
+	}
+	if (ret)
+		snprintf(err, errlen, "cannot set the filter up for '%s': %s", name,
+			 strerror(-ret));
+	return ret;
+}
+
+int capture_feed(struct capture *c, const void *frame, size_t len, uint32_t extra)
+{
+	return bpf_load_run_frame(c->skel, frame, len, extra);
+}
+
 int capture_sample(struct capture *c, double interval)
 {
 	return sampler_read(c->sampler, c->hosts, &c->totals, interval);

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hosttab.h"
 #include "iface.h"
@@ -27,6 +28,14 @@ void capture_free(struct capture *c);
  * emptied. When one cannot be opened or bound, the current interfaces stay attached,
  * their counters untouched, and err says why. 0 or -errno. */
 int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen);
+
+/* For a capture file (name: its path) instead of interfaces: no socket; the frames come
+ * through capture_feed(), with a link header of hlen bytes. 0 or -errno. */
+#define CAPTURE_FILE_IFINDEX 1 /* BPF_PROG_TEST_RUN's frames come on loopback's index */
+int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char *err,
+			size_t errlen);
+/* Runs the filter on one frame of the file (see bpf_load_run_frame()). 0 or -errno. */
+int capture_feed(struct capture *c, const void *frame, size_t len, uint32_t extra);
 
 /* Reads the kernel's counters; interval is the time since the previous sample. */
 int capture_sample(struct capture *c, double interval);

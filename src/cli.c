@@ -33,6 +33,7 @@ enum {
 
 static const struct option long_options[] = {
 	{ "interface", required_argument, NULL, 'i' },
+	{ "read", required_argument, NULL, 'r' },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "batch", no_argument, NULL, 'b' },
@@ -65,6 +66,9 @@ void cli_usage(FILE *out)
 		"\n"
 		"  -i, --interface IFACE  interface to watch (default: the default route's); a\n"
 		"                         list IFACE,IFACE... sums them, 'any' watches all\n"
+		"  -r, --read FILE        count a capture file (pcap, pcapng; - for standard\n"
+		"                         input) through the same filter, instead of an\n"
+		"                         interface; samples follow the capture's own clock\n"
 		"  -d, --delay SECONDS    time between samples, fractional (default 1)\n"
 		"  -n, --iterations N     take N samples, then exit (default: until stopped)\n"
 		"  -b, --batch            print each sample as text instead of the screen\n"
@@ -78,7 +82,7 @@ void cli_usage(FILE *out)
 		"                         on the screen also the default file of the d key\n"
 		"  -s, --sort COLUMN      sort the screen by COLUMN: addr, rx2, tx2, rx10, tx10,\n"
 		"                         rx40, tx40, peak, rxpkts, rxbytes, txpkts, txbytes,\n"
-		"                         share, history (default rx2)\n"
+		"                         iface, share, history (default rx2)\n"
 		"  -f, --filter FILTER    show only hosts in a CIDR (10.0.0.0/8), one address,\n"
 		"                         or whose address or name contains FILTER\n"
 		"  -N, --numeric          do not resolve addresses to names on the screen\n"
@@ -150,7 +154,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:n:bm:L:o:s:f:Nu:vhV", long_options, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":i:r:d:n:bm:L:o:s:f:Nu:vhV", long_options, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'i':
@@ -222,6 +226,11 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				return usage_error(err, errlen, "-u needs a user name");
 			opts->user = optarg;
 			break;
+		case 'r':
+			if (!*optarg)
+				return usage_error(err, errlen, "-r needs a capture file");
+			opts->read = optarg;
+			break;
 		case OPT_NETNS:
 			if (!*optarg)
 				return usage_error(err, errlen, "--netns needs a namespace");
@@ -283,5 +292,17 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (opts->json && !opts->batch)
 		return usage_error(err, errlen, "--json needs -b/--batch");
+	if (opts->read && opts->iface[0])
+		return usage_error(err, errlen,
+				   "-r reads a capture file, -i watches interfaces: "
+				   "one or the other");
+	if (opts->read && (opts->listen || opts->netns || opts->user))
+		return usage_error(err, errlen,
+				   "-r reads a capture file: --listen, --netns and "
+				   "-u are for interfaces");
+	if (opts->read && !opts->batch)
+		return usage_error(err, errlen,
+				   "-r needs -b for now (with --json, -o): the "
+				   "screen does not replay a capture yet");
 	return CLI_RUN;
 }

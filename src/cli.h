@@ -22,6 +22,7 @@ enum cli_color {
 struct cli_opts {
 	char iface[1024];     /* -i: one, a list "eth0,wg0", or "any"; empty: the
 			       * default interface */
+	const char *read;     /* -r: the capture file to read, or NULL */
 	double delay;	      /* seconds between samples */
 	long iterations;      /* samples to take, 0 for no limit */
 	bool batch;	      /* -b: print samples instead of the screen */

@@ -58,11 +58,20 @@ const char *fmt_scaled(double v, const char *unit, char *buf, size_t len)
 
 const char *fmt_time_rfc3339(const struct timespec *ts, char buf[FMT_TIME_LEN])
 {
-	struct tm tm;
-	size_t n;
+	return fmt_time_rfc3339_digits(ts, 3, buf);
+}
 
+const char *fmt_time_rfc3339_digits(const struct timespec *ts, int digits, char buf[FMT_TIME_LEN])
+{
+	struct tm tm;
+	long frac = ts->tv_nsec;
+	size_t n;
+	int i;
+
+	for (i = digits; i < 9; i++)
+		frac /= 10;
 	gmtime_r(&ts->tv_sec, &tm);
 	n = strftime(buf, FMT_TIME_LEN, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, FMT_TIME_LEN - n, ".%03ldZ", ts->tv_nsec / 1000000);
+	snprintf(buf + n, FMT_TIME_LEN - n, ".%0*ldZ", digits, frac);
 	return buf;
 }

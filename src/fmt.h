@@ -27,5 +27,7 @@ const char *fmt_scaled(double v, const char *unit, char *buf, size_t len);
 
 /* RFC 3339 UTC with milliseconds: 2026-12-03T10:28:58.123Z */
 const char *fmt_time_rfc3339(const struct timespec *ts, char buf[FMT_TIME_LEN]);
+/* The same with `digits` (1 to 9) of the second: 6 for a capture file's microseconds. */
+const char *fmt_time_rfc3339_digits(const struct timespec *ts, int digits, char buf[FMT_TIME_LEN]);
 
 #endif

@@ -92,6 +92,11 @@ static void write_json_counters(FILE *f, const struct flow_counters *c)
 #undef JSON_COUNTER
 }
 
+static const char *report_time(const struct report *r, char buf[FMT_TIME_LEN])
+{
+	return fmt_time_rfc3339_digits(&r->time, r->time_digits ? r->time_digits : 3, buf);
+}
+
 /* "packets":N,... : the filter's counters of one set of frames (FLOW_STATS_FIELDS) */
 static void write_json_stats(FILE *f, const struct flow_stats *s)
 {
@@ -178,15 +183,17 @@ static void write_json(FILE *f, const struct report *r)
 	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN];
 	size_t i, k;
 
-	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&r->time, when));
-	report_json_string(f, r->iface);
+	fprintf(f, "{\"time\":\"%s\",\"%s\":", report_time(r, when),
+		r->file ? "file" : "interface");
+	report_json_string(f, r->file ? r->file : r->iface);
 	if (r->netns) {
 		fputs(",\"netns\":", f);
 		report_json_string(f, r->netns);
 	}
 	if (r->links)
 		write_json_links(f, r);
-	fprintf(f, ",\"interval\":%.3f,\"totals\":{", t->interval);
+	fprintf(f, ",\"interval\":%.*f,\"totals\":{", r->time_digits ? r->time_digits : 3,
+		t->interval);
 	write_json_stats(f, &t->total);
 	fprintf(f,
 		",\"evicted\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"capacity\":%" PRIu64
@@ -275,9 +282,9 @@ static void write_text(FILE *f, const struct report *r)
 	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN], rx[16], tx[16], pps[16], bps[16];
 	size_t i;
 
-	fprintf(f, "%s  %s%s%s%s  interval %.3f s\n", fmt_time_rfc3339(&r->time, when), r->iface,
+	fprintf(f, "%s  %s%s%s%s  interval %.*f s\n", report_time(r, when), r->iface,
 		r->netns ? " (netns " : "", r->netns ? r->netns : "", r->netns ? ")" : "",
-		t->interval);
+		r->time_digits ? r->time_digits : 3, t->interval);
 	fprintf(f, "total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)", (uint64_t)t->total.frames,
 		(uint64_t)t->total.bytes,
 		fmt_scaled(per_second(t->delta.frames, t->interval), "p/s", pps, sizeof(pps)),

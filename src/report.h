@@ -19,10 +19,13 @@ enum report_format {
 
 struct report {
 	const char *iface;		 /* the interfaces as asked: "eth0", "eth0,wg0" or "any" */
+	const char *file;		 /* or the capture file read (-r): then no links */
 	const struct iface_watch *links; /* each watched interface (NULL: none said) */
 	size_t nlinks;
 	const char *netns;    /* the namespace it is in (--netns), or NULL: flowtop's own */
-	struct timespec time; /* wall-clock time of the sample */
+	struct timespec time; /* wall-clock time of the sample (a capture file's time) */
+	int time_digits;      /* of the second in time and interval: 0 for 3 (ms), 6 for
+			       * a capture file's samples (exact to the microsecond) */
 	const struct flow_totals *totals;
 	const struct host *const *rows; /* in the order to print */
 	size_t nrows;

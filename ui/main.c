@@ -16,6 +16,7 @@
 #include "iface.h"
 #include "loop.h"
 #include "netns.h"
+#include "pcapfile.h"
 #include "report.h"
 #include "snapshot.h"
 #include "ui.h"
@@ -86,6 +87,37 @@ static int check_ifaces(const char *list, char *err, size_t errlen)
 	return n < 0 ? n : 0;
 }
 
+/* -r: a capture file through the filter, in batch mode. */
+static int read_file(const struct cli_opts *opts)
+{
+	char err[1024], missing[64];
+	struct pcapfile *pf;
+	struct capture *cap;
+	int ret;
+
+	pf = pcapfile_open(opts->read, err, sizeof(err));
+	if (!pf)
+		return fail(opts, EXIT_USAGE, err);
+	if (caps_missing(missing, sizeof(missing), false)) {
+		pcapfile_close(pf);
+		snprintf(err, sizeof(err),
+			 "missing %s: reading a capture loads a BPF program (CAP_BPF, and "
+			 "CAP_PERFMON for the verifier to accept its loop); run it as root or "
+			 "grant them: setcap cap_bpf,cap_perfmon+ep",
+			 missing);
+		return fail(opts, EXIT_USAGE, err);
+	}
+	cap = capture_new(opts->max_hosts, (size_t)opts->ring_mib << 20, opts->verbose, err,
+			  sizeof(err));
+	ret = cap ? capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err)) : -1;
+	if (!ret && (ret = caps_drop(NULL, false)))
+		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
+	ret = ret ? fail(opts, EXIT_FAILURE_, err) : (int)batch_read(cap, pf, opts);
+	capture_free(cap);
+	pcapfile_close(pf);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_opts opts;
@@ -106,6 +138,8 @@ int main(int argc, char **argv)
 	}
 	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
+	if (opts.read)
+		return read_file(&opts);
 	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		if (!opts.listen)
 			return fail(&opts, EXIT_USAGE,
@@ -128,7 +162,7 @@ int main(int argc, char **argv)
 		return fail(&opts, EXIT_USAGE, err);
 	if (opts.user && lookup_user(opts.user, &user, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
-	if (caps_missing(missing, sizeof(missing))) {
+	if (caps_missing(missing, sizeof(missing), true)) {
 		snprintf(
 		    err, sizeof(err),
 		    "missing %s: flowtop loads a BPF program (CAP_BPF, and CAP_PERFMON for "
@@ -152,7 +186,7 @@ int main(int argc, char **argv)
 	 * privileged */
 	if (!opts.batch || opts.listen)
 		capture_enable_stats(cap);
-	ret = caps_drop_to_net_raw(opts.user ? &user : NULL);
+	ret = caps_drop(opts.user ? &user : NULL, true);
 	if (ret) {
 		capture_free(cap);
 		snprintf(err, sizeof(err), "cannot drop privileges%s%s: %s",

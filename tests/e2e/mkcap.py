@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""mkcap.py -- capture files with known contents, for e2e_read.sh.
+
+    mkcap.py KIND OUT
+
+KIND is one of:
+  clock     Ethernet, microseconds: 10.0.0.1 sends 100-byte UDP datagrams to 10.0.0.2
+            (142 bytes on the wire) at t0 + 0.25 s * i for i in 0..7, then one more at
+            t0 + 2.5 s + 10 minutes (a gap), then one stamped 1 s before it (going
+            backwards), then one at t0 + 603.75 s
+  sll       the same first frame as Linux cooked (SLL), 16-byte header
+  sll2      as SLL2, 20-byte header
+  raw       as raw IP (LINKTYPE_RAW), no link header
+  null      as BSD loopback (DLT_NULL, family in host order)
+  nano      the clock capture's first two frames in nanosecond pcap
+  pcapng    the clock capture's first two frames in pcapng
+  cut       Ethernet, snap length 60: one 1514-byte frame cut to 60
+  wifi      one frame of link type IEEE 802.11 (105), which flowtop does not read
+  truncated the clock capture with its last record cut in the middle
+"""
+import struct
+import sys
+
+T0 = 1764936000  # 2025-12-05T12:00:00Z
+
+
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    s = (s >> 16) + (s & 0xFFFF)
+    return ~(s + (s >> 16)) & 0xFFFF
+
+
+def ipv4_udp(payload=100, src=(10, 0, 0, 1), dst=(10, 0, 0, 2)):
+    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + 8 + payload, 1, 0, 64, 17, 0,
+                               bytes(src), bytes(dst)))
+    ip[10:12] = struct.pack("!H", csum(bytes(ip)))
+    return bytes(ip) + struct.pack("!HHHH", 4000, 9, 8 + payload, 0) + bytes(payload)
+
+
+def eth(ip):
+    return bytes.fromhex("020000000002" "020000000001") + b"\x08\x00" + ip
+
+
+def pcap(linktype, frames, nano=False, snaplen=65535):
+    out = struct.pack("<IHHiIII", 0xA1B23C4D if nano else 0xA1B2C3D4, 2, 4, 0, 0, snaplen,
+                      linktype)
+    for (sec, frac), data, wire in frames:
+        out += struct.pack("<IIII", sec, frac, len(data), wire) + data
+    return out
+
+
+def clock_frames():
+    f = [((T0 + i // 4, (i % 4) * 250000), eth(ipv4_udp()), 142) for i in range(8)]
+    f.append(((T0 + 602, 500000), eth(ipv4_udp()), 142))
+    f.append(((T0 + 601, 500000), eth(ipv4_udp()), 142))
+    f.append(((T0 + 603, 750000), eth(ipv4_udp()), 142))
+    return f
+
+
+def pcapng(frames):
+    def block(kind, body):
+        body += bytes(-len(body) % 4)
+        n = 12 + len(body)
+        return struct.pack("<II", kind, n) + body + struct.pack("<I", n)
+    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += block(1, struct.pack("<HHI", 1, 0, 65535))  # Ethernet, microseconds
+    for (sec, usec), data, wire in frames:
+        ts = sec * 1000000 + usec
+        out += block(6, struct.pack("<IIIII", 0, ts >> 32, ts & 0xFFFFFFFF, len(data), wire) + data)
+    return out
+
+
+def main():
+    kind, path = sys.argv[1:3]
+    ip = ipv4_udp()
+    first = (T0, 0)
+    if kind == "clock":
+        data = pcap(1, clock_frames())
+    elif kind == "sll":
+        data = pcap(113, [(first, struct.pack("!HHH8sH", 0, 1, 6, bytes(8), 0x0800) + ip, 144)])
+    elif kind == "sll2":
+        data = pcap(276, [(first, struct.pack("!HHIHBB8s", 0x0800, 0, 2, 1, 0, 6, bytes(8)) + ip, 148)])
+    elif kind == "raw":
+        data = pcap(101, [(first, ip, 128)])
+    elif kind == "null":
+        data = pcap(0, [(first, struct.pack("=I", 2) + ip, 132)])
+    elif kind == "nano":
+        data = pcap(1, [((T0, 0), eth(ip), 142), ((T0, 250000001), eth(ip), 142)], nano=True)
+    elif kind == "pcapng":
+        data = pcapng(clock_frames()[:2])
+    elif kind == "cut":
+        full = eth(ipv4_udp(payload=1472))
+        data = pcap(1, [(first, full[:60], len(full))], snaplen=60)
+    elif kind == "wifi":
+        data = pcap(105, [(first, bytes(40), 40)])
+    elif kind == "truncated":
+        data = pcap(1, clock_frames())[:-50]
+    else:
+        sys.exit("mkcap.py: unknown kind " + kind)
+    open(path, "wb").write(data)
+
+
+main()
