@@ -60,7 +60,8 @@ check "one row per address: no address twice" \
 tmux_server multi
 screen() { tm capture-pane -p -t m; }
 shows() { screen | grep -q -- "$1"; }
-tm new-session -d -s m -x 150 -y 30 "ip netns exec $r $FLOWTOP -i $ra,$rb -N -d 0.2"
+tm new-session -d -s m -x 150 -y 30 \
+	"ip netns exec $r $FLOWTOP -i $ra,$rb -N -d 0.2; echo \$? >$E2E_TMP/screen.rc"
 wait_for 10 shows "flowtop  $ra,$rb (up)" || fail "the screen did not start"
 ip netns exec "$a" ping -q -c 5 -i 0.01 -s 100 10.81.2.2 >/dev/null
 ip netns exec "$a" ping -q -c 5 -i 0.01 -s 100 10.81.1.1 >/dev/null
@@ -89,7 +90,7 @@ for _ in $(seq 8); do tm send-keys -t m k; done
 tm send-keys -t m Enter
 check "screen: any from the picker" wait_for 5 shows "flowtop  any (up)"
 tm send-keys -t m q
-check "screen: q ends it" wait_for 5 eval '! tm has-session -t m 2>/dev/null || screen | grep -q "Pane is dead"'
+check "screen: q ends it, status 0" wait_for 10 eval '[ "$(cat "$E2E_TMP/screen.rc" 2>/dev/null)" = 0 ]'
 
 # the screen's pings: 10 frames more on each, 10 more on A
 ip -n "$r" link del "$rb"
