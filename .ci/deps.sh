@@ -60,6 +60,7 @@ have() {
 bench_deps='
 cmd iftop iftop
 cmd iptraf-ng iptraf-ng
+cmd tshark tshark
 '
 list=$build_deps
 [ "$want" = test ] && list="$build_deps$test_deps"

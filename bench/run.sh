@@ -43,6 +43,13 @@ run() {
 	echo
 	run bench/any.sh 3 3 100
 	echo
+	echo "## Reading a capture file"
+	echo
+	echo "\`bench/read.sh 1000000 3\`: a capture of 1,000,000 64-byte IPv4 UDP frames read by"
+	echo "\`flowtop -r FILE -b\` and by \`tshark -q -z endpoints,ip\`, 3 rounds interleaved."
+	echo
+	run bench/read.sh 1000000 3
+	echo
 	echo "## Watching a flood: flowtop against tcpdump and iftop"
 	echo
 	echo "\`bench/flood.sh 5 3\`: a sendmmsg sender floods a veth with 60-byte UDP frames for"

@@ -15,6 +15,7 @@
 #include "fmt.h"
 #include "loop.h"
 #include "pcapfile.h"
+#include "replay.h"
 #include "report.h"
 #include "snapshot.h"
 
@@ -213,30 +214,14 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 
 /* ---- a capture file ---- */
 
-#define FEED_DRAIN_EVERY 4096 /* frames between two drains: far fewer than a ring holds */
-#define NSEC		 1000000000LL
-
-static int64_t ns_of(const struct timespec *t)
-{
-	return (int64_t)t->tv_sec * NSEC + t->tv_nsec;
-}
-
-static struct timespec ts_of(int64_t ns)
-{
-	struct timespec t = { .tv_sec = (time_t)(ns / NSEC), .tv_nsec = (long)(ns % NSEC) };
-
-	if (t.tv_nsec < 0) { /* before 1970 */
-		t.tv_sec--;
-		t.tv_nsec += NSEC;
-	}
-	return t;
-}
+#define FEED_FRAMES 4096 /* frames between two drains: far fewer than a ring holds */
 
 /* One sample of the file's clock: the interval [at - interval, at), printed. */
 static int file_sample(struct batch *b, struct report *r, int64_t interval, int64_t at)
 {
-	struct timespec when = ts_of(at);
-	int err = sample_at(b, r, (double)interval / NSEC, &when);
+	struct timespec when = { .tv_sec = (time_t)(at / REPLAY_NSEC),
+				 .tv_nsec = (long)(at % REPLAY_NSEC) };
+	int err = sample_at(b, r, (double)interval / REPLAY_NSEC, &when);
 
 	r->file = r->iface; /* the path, and no interfaces */
 	r->links = NULL;
@@ -253,75 +238,51 @@ static bool told_to_stop(void)
 {
 	struct timespec zero = { 0, 0 };
 	sigset_t mask;
-	int sig;
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
-	sig = sigtimedwait(&mask, NULL, &zero);
-	return sig > 0;
+	return sigtimedwait(&mask, NULL, &zero) > 0;
 }
 
 enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts)
 {
+	struct replay *rp = replay_new(pf, llround(opts->delay * 1e9), true);
 	struct batch b = { .cap = c, .opts = opts };
 	struct report r = { .time_digits = 6 };
 	enum batch_exit status = BATCH_OK;
-	int64_t delay = llround(opts->delay * 1e9), start = -1, t = 0, next = 0;
-	char broke[512] = "";
-	unsigned long long n = 0;
-	struct pcap_frame f;
-	bool stop = false;
+	enum replay_event ev = REPLAY_IDLE;
+	int64_t interval, at;
 	long done = 0;
-	int ret, err;
 
+	if (!rp) {
+		batch_error(opts, "out of memory");
+		return BATCH_FAILED;
+	}
 	loop_block_signals();
-	while (!stop && (ret = pcapfile_next(pf, &f, broke, sizeof(broke))) == 1) {
-		int64_t ft = ns_of(&f.ts);
-
-		if (start < 0)
-			start = t = ft, next = ft + delay;
-		if (ft > t) /* one stamped before the last is counted in the current sample */
-			t = ft;
-		if (t >= next) { /* the clock passed the end of the sample */
-			/* the interval with the frames so far, then the silence up to the
-			 * interval of this frame as one sample (a gap of years is two) */
-			int64_t silent_to = next + (t - next) / delay * delay;
-
-			status = file_sample(&b, &r, delay, next) ? BATCH_FAILED : BATCH_OK;
-			stop = b.out_closed || (opts->iterations && ++done >= opts->iterations);
-			if (status == BATCH_OK && !stop && silent_to > next) {
-				status = file_sample(&b, &r, silent_to - next, silent_to)
-					     ? BATCH_FAILED
-					     : BATCH_OK;
-				stop = b.out_closed ||
-				       (opts->iterations && ++done >= opts->iterations);
-			}
-			next = silent_to + delay;
-		}
-		if (status != BATCH_OK || stop)
+	while (ev != REPLAY_END) {
+		ev = replay_run(rp, c, INT64_MAX, FEED_FRAMES, &interval, &at);
+		if (ev == REPLAY_END)
 			break;
-		err = capture_feed(c, f.data, f.len, f.extra);
-		if (err) {
-			batch_error(opts, "cannot run the filter on frame %llu: %s", n + 1,
-				    strerror(-err));
+		if (ev == REPLAY_IDLE) {
+			capture_drain(c);
+			if (!told_to_stop())
+				continue;
+			replay_current(rp, &interval, &at); /* the last sample, as at the end */
+			ev = REPLAY_END;
+		}
+		if (file_sample(&b, &r, interval, at)) {
 			status = BATCH_FAILED;
 			break;
 		}
-		if (++n % FEED_DRAIN_EVERY == 0) {
-			capture_drain(c);
-			stop = told_to_stop();
-		}
+		if (b.out_closed || (opts->iterations && ++done >= opts->iterations))
+			break;
 	}
-	/* the end of the file (or a break in it, or a signal): what is left of the sample;
-	 * a file without a frame has no time of its own: its one sample says 1970 */
-	if (status == BATCH_OK && !(opts->iterations && done >= opts->iterations) &&
-	    !b.out_closed && file_sample(&b, &r, start < 0 ? 0 : t - (next - delay), t))
-		status = BATCH_FAILED;
-	if (ret < 0) {
-		batch_error(opts, "%s", broke);
-		status = status == BATCH_OK ? BATCH_BAD_FILE : status;
+	if (replay_status(rp)) {
+		batch_error(opts, "%s", replay_error(rp));
+		if (status == BATCH_OK)
+			status = replay_status(rp) == -1 ? BATCH_BAD_FILE : BATCH_FAILED;
 	}
 	if (opts->snapshot && r.totals) {
 		char msg[512];
@@ -332,6 +293,7 @@ enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct 
 				status = BATCH_FAILED;
 		}
 	}
+	replay_free(rp);
 	free(b.rows);
 	return status;
 }

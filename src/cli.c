@@ -29,6 +29,7 @@ enum {
 	OPT_LISTEN,
 	OPT_METRICS_TOP,
 	OPT_RING_MEMORY,
+	OPT_SPEED,
 };
 
 static const struct option long_options[] = {
@@ -49,6 +50,7 @@ static const struct option long_options[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "metrics-top", required_argument, NULL, OPT_METRICS_TOP },
 	{ "ring-memory", required_argument, NULL, OPT_RING_MEMORY },
+	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -69,6 +71,8 @@ void cli_usage(FILE *out)
 		"  -r, --read FILE        count a capture file (pcap, pcapng; - for standard\n"
 		"                         input) through the same filter, instead of an\n"
 		"                         interface; samples follow the capture's own clock\n"
+		"      --speed N          with -r on the screen, replay at N times the\n"
+		"                         capture's pace (default 1; 0: as fast as it goes)\n"
 		"  -d, --delay SECONDS    time between samples, fractional (default 1)\n"
 		"  -n, --iterations N     take N samples, then exit (default: until stopped)\n"
 		"  -b, --batch            print each sample as text instead of the screen\n"
@@ -150,6 +154,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				   .limit = CLI_DEFAULT_LIMIT,
 				   .metrics_top = CLI_DEFAULT_METRICS_TOP,
 				   .ring_mib = FLOWTOP_DEFAULT_RING_MIB,
+				   .speed = 1,
 				   .sort_column = COL_RX2 };
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
@@ -231,6 +236,17 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				return usage_error(err, errlen, "-r needs a capture file");
 			opts->read = optarg;
 			break;
+		case OPT_SPEED:
+			errno = 0;
+			opts->speed = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(opts->speed) ||
+			    opts->speed < 0 || opts->speed > CLI_MAX_SPEED)
+				return usage_error(
+				    err, errlen,
+				    "invalid speed '%s' (0 for as fast as it goes, or "
+				    "up to %d times the capture's)",
+				    optarg, CLI_MAX_SPEED);
+			break;
 		case OPT_NETNS:
 			if (!*optarg)
 				return usage_error(err, errlen, "--netns needs a namespace");
@@ -300,9 +316,5 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 		return usage_error(err, errlen,
 				   "-r reads a capture file: --listen, --netns and "
 				   "-u are for interfaces");
-	if (opts->read && !opts->batch)
-		return usage_error(err, errlen,
-				   "-r needs -b for now (with --json, -o): the "
-				   "screen does not replay a capture yet");
 	return CLI_RUN;
 }

@@ -10,8 +10,9 @@
 #include "filter.h"
 
 #define FLOWTOP_VERSION		"0.2.0"
-#define CLI_DEFAULT_LIMIT	100 /* -L */
-#define CLI_DEFAULT_METRICS_TOP 100 /* --metrics-top */
+#define CLI_DEFAULT_LIMIT	100  /* -L */
+#define CLI_DEFAULT_METRICS_TOP 100  /* --metrics-top */
+#define CLI_MAX_SPEED		1024 /* --speed */
 
 enum cli_color {
 	CLI_COLOR_AUTO,	  /* when the terminal has colours and NO_COLOR is unset or empty */
@@ -24,6 +25,7 @@ struct cli_opts {
 			       * default interface */
 	const char *read;     /* -r: the capture file to read, or NULL */
 	double delay;	      /* seconds between samples */
+	double speed;	      /* --speed: a replay's pace against the capture's, 0: at once */
 	long iterations;      /* samples to take, 0 for no limit */
 	bool batch;	      /* -b: print samples instead of the screen */
 	bool json;	      /* --json: batch samples as JSON Lines */

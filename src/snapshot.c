@@ -158,7 +158,9 @@ void snapshot_default_name(const char *iface, char *buf, size_t len)
 	char when[32];
 	struct tm tm;
 
+	const char *slash = strrchr(iface, '/'); /* a capture file's path: its name */
+
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "flowtop-%s-%s.txt", iface, when);
+	snprintf(buf, len, "flowtop-%s-%s.txt", slash ? slash + 1 : iface, when);
 }

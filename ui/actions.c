@@ -63,6 +63,10 @@ static unsigned act_filter(struct ui *u)
 
 static unsigned act_iface(struct ui *u)
 {
+	if (u->replay) {
+		ui_status(u, "reading a capture file: no interface to pick");
+		return REACT_NONE;
+	}
 	ui_open_picker(u);
 	return REACT_NONE;
 }
@@ -74,8 +78,39 @@ static unsigned act_dump(struct ui *u)
 	return REACT_NONE;
 }
 
+static unsigned act_step(struct ui *u)
+{
+	if (u->replay)
+		ui_playback_step(u);
+	else
+		ui_status(u, "'.' steps through a capture file (-r)");
+	return REACT_NONE;
+}
+
+static unsigned act_faster(struct ui *u)
+{
+	if (u->replay)
+		ui_playback_speed(u, true);
+	else
+		ui_status(u, "'+' speeds up a capture file's replay (-r)");
+	return REACT_NONE;
+}
+
+static unsigned act_slower(struct ui *u)
+{
+	if (u->replay)
+		ui_playback_speed(u, false);
+	else
+		ui_status(u, "'-' slows down a capture file's replay (-r)");
+	return REACT_NONE;
+}
+
 static unsigned act_pause(struct ui *u)
 {
+	if (u->replay) { /* the capture's clock stops; what it shows stands still with it */
+		ui_playback_pause(u);
+		return REACT_NONE;
+	}
 	ui_view(u)->paused = !ui_view(u)->paused;
 	u->graph_paused = u->graph;
 	if (!ui_view(u)->paused)
@@ -245,6 +280,9 @@ static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
 	[ACT_IFACE] = act_iface,
 	[ACT_DUMP] = act_dump,
 	[ACT_PAUSE] = act_pause,
+	[ACT_STEP] = act_step,
+	[ACT_FASTER] = act_faster,
+	[ACT_SLOWER] = act_slower,
 	[ACT_NAMES] = act_names,
 	[ACT_BITS] = act_bits,
 	[ACT_TOTALS] = act_totals,

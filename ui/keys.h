@@ -30,6 +30,9 @@ enum ui_action {
 	ACT_MOUSE,
 	ACT_OPEN,
 	ACT_BACK,
+	ACT_STEP,
+	ACT_FASTER,
+	ACT_SLOWER,
 	ACT__COUNT,
 };
 

@@ -87,7 +87,7 @@ static int check_ifaces(const char *list, char *err, size_t errlen)
 	return n < 0 ? n : 0;
 }
 
-/* -r: a capture file through the filter, in batch mode. */
+/* -r: a capture file through the filter, in batch mode or on the screen. */
 static int read_file(const struct cli_opts *opts)
 {
 	char err[1024], missing[64];
@@ -112,7 +112,10 @@ static int read_file(const struct cli_opts *opts)
 	ret = cap ? capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err)) : -1;
 	if (!ret && (ret = caps_drop(NULL, false)))
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
-	ret = ret ? fail(opts, EXIT_FAILURE_, err) : (int)batch_read(cap, pf, opts);
+	if (ret)
+		ret = fail(opts, EXIT_FAILURE_, err);
+	else
+		ret = opts->batch ? (int)batch_read(cap, pf, opts) : ui_run(cap, opts, NULL, pf);
 	capture_free(cap);
 	pcapfile_close(pf);
 	return ret;
@@ -138,14 +141,14 @@ int main(int argc, char **argv)
 	}
 	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
-	if (opts.read)
-		return read_file(&opts);
 	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		if (!opts.listen)
 			return fail(&opts, EXIT_USAGE,
 				    "the screen needs a terminal: use -b for batch output");
 		opts.headless = opts.batch = true; /* an exporter alone: no screen, no output */
 	}
+	if (opts.read)
+		return read_file(&opts);
 	/* before the namespace and the drop: in flowtop's own namespace, any port */
 	if (opts.listen) {
 		listen_fd = exporter_listen(opts.listen, err, sizeof(err));
@@ -209,7 +212,7 @@ int main(int argc, char **argv)
 			return fail(&opts, EXIT_FAILURE_, ret ? strerror(-ret) : err);
 		}
 	}
-	ret = opts.batch ? (int)batch_run(cap, &opts, exp) : ui_run(cap, &opts, exp);
+	ret = opts.batch ? (int)batch_run(cap, &opts, exp) : ui_run(cap, &opts, exp, NULL);
 	exporter_stop(exp);
 	capture_free(cap);
 	return ret;

@@ -166,14 +166,20 @@ static void draw_header(const struct screen_state *s)
 
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(0, 0, ' ', COLS);
-	mvprintw(0, 0, " flowtop  %s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu%s%s%s", s->iface,
-		 s->netns ? " in netns " : "", s->netns ? s->netns : "",
-		 s->iface_lost ? "GONE"
-		 : s->iface_up ? "up"
-			       : "down",
-		 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
-		 (unsigned long long)t->capacity, s->view->paused ? "  PAUSED" : "",
-		 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
+	if (s->replay)
+		mvprintw(0, 0, " flowtop  %s  %s  hosts %llu/%llu%s%s%s", s->iface, s->replay,
+			 (unsigned long long)t->live_hosts, (unsigned long long)t->capacity,
+			 s->view->paused ? "  PAUSED" : "",
+			 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
+	else
+		mvprintw(0, 0, " flowtop  %s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu%s%s%s",
+			 s->iface, s->netns ? " in netns " : "", s->netns ? s->netns : "",
+			 s->iface_lost ? "GONE"
+			 : s->iface_up ? "up"
+				       : "down",
+			 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
+			 (unsigned long long)t->capacity, s->view->paused ? "  PAUSED" : "",
+			 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
 	attroff(theme_attr(THEME_BAR_LINE));
 	if (s->conv_focus) {
 		draw_conversation_header(s);

@@ -25,6 +25,7 @@ struct screen_state {
 	const char *iface;
 	const char *netns; /* --netns, or NULL */
 	bool iface_up, iface_lost;
+	const char *replay; /* a capture file's clock and pace (-r), instead of the state */
 	const struct iface_watch *links; /* the watched interfaces: a header line each when */
 	size_t nlinks;			 /* several are (view->several) */
 	double elapsed;			 /* seconds since attaching */

@@ -117,6 +117,7 @@ static void draw(struct ui *u)
 		.iface = capture_name(u->cap),
 		.netns = u->opts->netns,
 		.iface_up = capture_up(u->cap),
+		.replay = u->replay ? u->replay_text : NULL,
 		.links = links,
 		.nlinks = nlinks,
 		.iface_lost = u->iface_lost,
@@ -176,13 +177,12 @@ void ui_follow_links(struct ui *u)
 	u->main.link_names[FLOWTOP_SLOT_NONE] = "other";
 }
 
-static void sample(struct ui *u)
+void ui_sample(struct ui *u, double interval)
 {
-	double now = ui_now();
 	int err;
 
-	err = capture_sample(u->cap, now - u->last_sample);
-	u->last_sample = now;
+	err = capture_sample(u->cap, interval);
+	u->last_sample = ui_now();
 	if (err) { /* said, and the exit status will say the counts are incomplete */
 		ui_status(u, "cannot read the counters: %s", strerror(-err));
 		u->status_code = 1;
@@ -366,9 +366,11 @@ static void usr1_dump(struct ui *u)
 			  of_rows(u, written, of, sizeof(of)), path);
 }
 
-int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
+int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
+	   struct pcapfile *pf)
 {
 	struct ui u = { .cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .cost_ns = -1 };
+	bool busy = false;
 	struct loop *l;
 	char err[512];
 	int ch, loop_err = 0;
@@ -390,6 +392,13 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = ui_now();
 	ui_follow_links(&u);
+	if (pf && ui_playback_start(&u, pf)) {
+		fprintf(stderr, "flowtop: out of memory\n");
+		loop_free(l);
+		dns_free(u.dns);
+		view_free(&u.main);
+		return 1;
+	}
 	u.mouse = !opts->no_mouse;
 	screen_init(opts->color, u.mouse);
 	ui_rebuild(&u);
@@ -397,26 +406,28 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 	while (!u.quit) {
 		int fds[2] = { STDIN_FILENO, u.dns ? u.dns_fd : -1 }, signo = 0;
 		short rev[2] = { 0, 0 };
-		int ev = loop_wait(l, capture_fd(c), fds, rev, 2, 1000, &signo);
+		int ev = loop_wait(l, capture_fd(c), fds, rev, 2, busy ? 0 : 1000, &signo);
 		bool keys = false;
 
 		if (ev < 0) {
 			loop_err = ev;
 			break;
 		}
-		if (ev & LOOP_DRAIN)
+		if (ev & LOOP_DRAIN && !u.replay)
 			capture_drain(c);
+		if (u.replay)
+			busy = ui_playback_tick(&u);
 		if (ev & LOOP_SIGNAL && signo == SIGUSR1)
 			usr1_dump(&u);
 		else if (ev & LOOP_SIGNAL)
 			u.quit = true;
 		if (rev[0] & (POLLHUP | POLLERR))
 			u.quit = true; /* the terminal went away */
-		if (ev & LOOP_SAMPLE) {
+		if (ev & LOOP_SAMPLE && !u.replay) {
 			link_check(&u);
-			sample(&u);
+			ui_sample(&u, ui_now() - u.last_sample);
 		}
-		if (ev & LOOP_LINK)
+		if (ev & LOOP_LINK && !u.replay)
 			link_check(&u);
 		if (u.dns && rev[1] & POLLIN) {
 			dns_drain(u.dns);
@@ -428,7 +439,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 			keys = true;
 		}
 		/* a drain alone changes nothing on the screen */
-		if (keys || ev & ~LOOP_DRAIN || rev[1] || ev == 0)
+		if (keys || ev & ~LOOP_DRAIN || rev[1] || ev == 0 || u.replay)
 			draw(&u);
 	}
 	screen_end();
@@ -444,5 +455,6 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 	dns_free(u.dns);
 	ui_close_conversations(&u);
 	view_free(&u.main);
+	ui_playback_end(&u);
 	return u.status_code;
 }

@@ -8,9 +8,13 @@
 #include "exporter.h"
 
 /* Runs until the user quits or a signal ends it; restores the terminal. Each sample goes
- * to exp too, when not NULL. Returns the exit status: 0, or 1 when the counters could
- * not be read at some sample (the status line said so then), when waiting for events
- * failed (flowtop then ends at once), or when the -o snapshot could not be written. */
-int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp);
+ * to exp too, when not NULL. With pf, replays that capture file (-r) at opts->speed
+ * instead of watching interfaces. Returns the exit status: 0, or 1 when the counters
+ * could not be read at some sample (the status line said so then), when waiting for
+ * events failed (flowtop then ends at once), or when the -o snapshot could not be
+ * written; 2 when the capture file broke. */
+struct pcapfile;
+int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
+	   struct pcapfile *pf);
 
 #endif

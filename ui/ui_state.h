@@ -15,6 +15,8 @@
 #include "dns.h"
 #include "fmt.h"
 #include "graph.h"
+#include "pcapfile.h"
+#include "replay.h"
 #include "screen.h"
 #include "view.h"
 
@@ -64,6 +66,14 @@ struct ui {
 	bool iface_lost;
 	bool quit;
 	int status_code;
+	/* -r on the screen (playback.c): the replay, its clock (capture ns), the wall time
+	 * it last moved on, its pace (0: as fast as it goes) */
+	struct replay *replay;
+	int64_t replay_to;
+	double replay_wall;
+	double speed;
+	bool replay_paused, replay_ended;
+	char replay_text[96]; /* the header's "capture 2025-12-05 12:00:03.250  x1" */
 };
 
 /* The view on screen: the conversations when open, else the hosts. */
@@ -86,6 +96,18 @@ void ui_default_dump_name(struct ui *u);
 
 /* ui.c: the main view's IFACE column and names, after an attach or a sample */
 void ui_follow_links(struct ui *u);
+/* ui.c: closes a sample of interval seconds (the wall clock's, or a capture's) */
+void ui_sample(struct ui *u, double interval);
+
+/* playback.c: a capture file replayed on the screen (-r) */
+int ui_playback_start(struct ui *u, struct pcapfile *pf);
+/* Moves the replay on with the wall clock; true when it wants the loop not to wait
+ * (as fast as it goes, and not done). */
+bool ui_playback_tick(struct ui *u);
+void ui_playback_pause(struct ui *u);
+void ui_playback_step(struct ui *u);
+void ui_playback_speed(struct ui *u, bool faster);
+void ui_playback_end(struct ui *u);
 
 /* picker.c */
 void ui_open_picker(struct ui *u);

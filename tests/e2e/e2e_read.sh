@@ -6,8 +6,8 @@
 # (mkcap.py) check the capture's clock (samples, a gap, time going backwards), each
 # link type, the snap length, and every way a file can be wrong.
 . "$(dirname "$0")/lib.sh"
-need_root 53
-need_file "$CORPUS/pcap/SUMMARY.csv" 53
+need_root 63
+need_file "$CORPUS/pcap/SUMMARY.csv" 63
 
 here=$(dirname "$0")
 python3 "$here/corpus_expect.py" --wire "$CORPUS" "$here/corpus-differences.csv" "$E2E_TMP" \
@@ -95,6 +95,38 @@ check "-r with -i: exit 2, one or the other" eval '[ "$rc" = 2 ] && grep -q "one
 "$FLOWTOP" -r "$clock" -b -o /nonexistent-dir/x.json >/dev/null 2>"$E2E_TMP/err"
 rc=$?
 check "-o in a missing directory: exit 2 before reading" [ "$rc" = 2 ]
+
+# the screen replays a capture (tmux): at its pace, paused, stepped, as fast as it goes
+tmux_server read
+screen() { tm capture-pane -p -t r; }
+header() { screen | head -n 1; }
+tm new-session -d -s r -x 140 -y 30 "$FLOWTOP -r $clock -N -d 1; echo \$? >$E2E_TMP/tui.rc"
+check "screen: the capture's clock in the header, at its pace" \
+	wait_for 5 eval 'header | grep -q "capture 2025-12-05 12:00:0[0-9]\.[0-9]*  x1  hosts"'
+check "screen: the first second's 4 frames on the hosts" \
+	wait_for 5 eval 'screen | grep -q "^ in .*(568B, 4p)"'
+tm send-keys -t r p
+check "screen: p stops the capture's clock" wait_for 5 eval 'header | grep -q "  x1  paused"'
+before=$(header)
+tm send-keys -t r .
+check "screen: '.' steps to the next sample, exactly" \
+	wait_for 5 eval '[ "$(header)" != "$before" ] && header | grep -q "capture 2025-12-05 12:00:0[2-9]\.000  x1  paused"'
+tm send-keys -t r + + p
+check "screen: + doubles the pace" wait_for 5 eval 'header | grep -q "  x4  hosts"'
+tm send-keys -t r q
+check "screen: q ends it, status 0" wait_for 10 eval '[ "$(cat "$E2E_TMP/tui.rc" 2>/dev/null)" = 0 ]'
+tm new-session -d -s f -x 140 -y 30 "$FLOWTOP -r $clock -N --speed 0; echo \$? >$E2E_TMP/fast.rc"
+check "screen: --speed 0 replays at once, and says end of capture" \
+	wait_for 10 eval 'tm capture-pane -p -t f | grep -q "end of capture: 11 frames" &&
+			   tm capture-pane -p -t f | head -n 1 | grep -q "12:10:03.750  max  end of capture"'
+tm send-keys -t f q
+check "screen: the end of the capture stays until q" wait_for 10 eval '[ "$(cat "$E2E_TMP/fast.rc" 2>/dev/null)" = 0 ]'
+f=$E2E_TMP/truncated.pcap
+tm new-session -d -s t -x 140 -y 30 "$FLOWTOP -r $f -N --speed 0; echo \$? >$E2E_TMP/trunc.rc"
+check "screen: a file that breaks is said" \
+	wait_for 10 eval 'tm capture-pane -p -t t | grep -q "the capture breaks at frame 11"'
+tm send-keys -t t q
+check "screen: and the exit status is 2" wait_for 10 eval '[ "$(cat "$E2E_TMP/trunc.rc" 2>/dev/null)" = 2 ]'
 
 # what reading needs: CAP_BPF and CAP_PERFMON, no CAP_NET_RAW (no socket)
 setpriv --inh-caps=-net_raw --bounding-set=-net_raw "$FLOWTOP" -r "$clock" -b --json \

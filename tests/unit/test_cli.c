@@ -96,6 +96,27 @@ static void test_interface_lists(void)
 	ASSERT_STREQ(msg, "more than 4 interfaces in 'a,b,c,d,e'");
 }
 
+/* -r and what goes with it: --speed, and what does not. */
+static void test_read_options(void)
+{
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap"), CLI_RUN);
+	ASSERT_STREQ(o.read, "x.pcap");
+	ASSERT_DBL(o.speed, 1);
+	ASSERT_EQ(PARSE(&o, "--read=-", "--speed", "0"), CLI_RUN);
+	ASSERT_DBL(o.speed, 0);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--speed", "2.5"), CLI_RUN);
+	ASSERT_DBL(o.speed, 2.5);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--speed", "-1"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--speed", "2000"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--speed", "fast"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-r", ""), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "-i", "lo"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--listen", "9560"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--netns", "blue"), CLI_USAGE);
+}
+
 static void test_screen_options(void)
 {
 	struct cli_opts o;
@@ -242,6 +263,7 @@ int main(void)
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_all_options);
 	RUN_TEST(test_interface_lists);
+	RUN_TEST(test_read_options);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
 	RUN_TEST(test_netns);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* replay.c: one frame read ahead; the clock, the next sample's time, and a silence of
+ * several intervals held back as one sample when merged. */
+#include "replay.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct replay {
+	struct pcapfile *pf;
+	int64_t delay;
+	bool merge;
+	struct pcap_frame ahead; /* read, not fed */
+	bool have_ahead, eof, started, last_taken;
+	int64_t t;			/* the clock: the latest stamp fed */
+	int64_t next_sample;		/* when the current sample closes */
+	int64_t silent_from, silent_to; /* silent_to > 0: a merged silence to take */
+	unsigned long long frames;
+	int status;
+	char err[512];
+};
+
+struct replay *replay_new(struct pcapfile *pf, int64_t delay_ns, bool merge_silence)
+{
+	struct replay *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->pf = pf;
+	r->delay = delay_ns > 0 ? delay_ns : 1;
+	r->merge = merge_silence;
+	return r;
+}
+
+void replay_free(struct replay *r)
+{
+	free(r);
+}
+
+static int64_t ns_of(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * REPLAY_NSEC + t->tv_nsec;
+}
+
+/* Reads the next frame ahead, once the one before is fed; false at the end (or break). */
+static bool read_ahead(struct replay *r)
+{
+	int ret;
+
+	if (r->have_ahead || r->eof)
+		return r->have_ahead;
+	ret = pcapfile_next(r->pf, &r->ahead, r->err, sizeof(r->err));
+	if (ret == 1) {
+		r->have_ahead = true;
+		if (!r->started) {
+			r->started = true;
+			r->t = ns_of(&r->ahead.ts);
+			r->next_sample = r->t + r->delay;
+		}
+	} else {
+		r->eof = true;
+		if (ret < 0)
+			r->status = -1;
+	}
+	return r->have_ahead;
+}
+
+enum replay_event replay_run(struct replay *r, struct capture *c, int64_t to, unsigned max_frames,
+			     int64_t *interval, int64_t *at)
+{
+	unsigned fed = 0;
+	int64_t when;
+	int err;
+
+	while (fed < max_frames) {
+		if (r->silent_to) { /* a merged silence, after the sample before it */
+			if (r->silent_to > to)
+				return REPLAY_IDLE;
+			*interval = r->silent_to - r->silent_from;
+			*at = r->silent_to;
+			r->silent_to = 0;
+			return REPLAY_SAMPLE;
+		}
+		if (!read_ahead(r)) {
+			if (r->last_taken)
+				return REPLAY_END;
+			r->last_taken = true;
+			replay_current(r, interval, at);
+			return REPLAY_SAMPLE;
+		}
+		when = ns_of(&r->ahead.ts);
+		if (when < r->t)
+			when = r->t;	      /* stamped before the last: counted now */
+		if (when >= r->next_sample) { /* the sample closes before this frame */
+			int64_t closes = r->next_sample, silent;
+
+			if (closes > to)
+				return REPLAY_IDLE;
+			silent = closes + (when - closes) / r->delay * r->delay;
+			*interval = r->delay;
+			*at = closes;
+			if (r->merge && silent > closes) {
+				r->silent_from = closes;
+				r->silent_to = silent;
+				r->next_sample = silent + r->delay;
+			} else {
+				r->next_sample = closes + r->delay;
+			}
+			return REPLAY_SAMPLE;
+		}
+		if (when > to)
+			return REPLAY_IDLE;
+		err = capture_feed(c, r->ahead.data, r->ahead.len, r->ahead.extra);
+		if (err) {
+			snprintf(r->err, sizeof(r->err), "cannot run the filter on frame %llu: %s",
+				 r->frames + 1, strerror(-err));
+			r->status = err;
+			r->eof = true;
+			r->have_ahead = false;
+			continue; /* the last sample, then the end */
+		}
+		r->t = when;
+		r->have_ahead = false;
+		r->frames++;
+		fed++;
+	}
+	return REPLAY_IDLE;
+}
+
+int64_t replay_begin(struct replay *r)
+{
+	read_ahead(r);
+	return r->t;
+}
+
+void replay_current(const struct replay *r, int64_t *interval, int64_t *at)
+{
+	*interval = r->started ? r->t - (r->next_sample - r->delay) : 0;
+	*at = r->t;
+}
+
+int64_t replay_clock(const struct replay *r)
+{
+	return r->t;
+}
+
+int64_t replay_next_sample(const struct replay *r)
+{
+	return r->next_sample;
+}
+
+unsigned long long replay_frames(const struct replay *r)
+{
+	return r->frames;
+}
+
+int replay_status(const struct replay *r)
+{
+	return r->status;
+}
+
+const char *replay_error(const struct replay *r)
+{
+	return r->err;
+}
