@@ -144,6 +144,19 @@ static bool link_ok(struct capture *c)
 	return true;
 }
 
+/* -o on the way out, from the last sample: a failure is said, and fails a run that
+ * had not failed otherwise. */
+static enum batch_exit exit_snapshot(struct batch *b, struct report *r, enum batch_exit status)
+{
+	char msg[512];
+
+	if (!b->opts->snapshot || !r->totals ||
+	    !write_snapshot(b, r, b->opts->snapshot, msg, sizeof(msg)))
+		return status;
+	batch_error(b->opts, "%s", msg);
+	return status == BATCH_OK ? BATCH_FAILED : status;
+}
+
 enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
 {
 	struct batch b = { .cap = c, .opts = opts };
@@ -198,15 +211,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 		batch_error(
 		    opts, "%s %s disappeared (removed, renamed or moved to another namespace)",
 		    strchr(capture_name(c), ',') ? "interfaces" : "interface", capture_name(c));
-	if (opts->snapshot && r.totals) {
-		char msg[512];
-
-		if (write_snapshot(&b, &r, opts->snapshot, msg, sizeof(msg))) {
-			batch_error(opts, "%s", msg);
-			if (status == BATCH_OK)
-				status = BATCH_FAILED;
-		}
-	}
+	status = exit_snapshot(&b, &r, status);
 	loop_free(l);
 	free(b.rows);
 	return status;
@@ -284,15 +289,7 @@ enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct 
 		if (status == BATCH_OK)
 			status = replay_status(rp) == -1 ? BATCH_BAD_FILE : BATCH_FAILED;
 	}
-	if (opts->snapshot && r.totals) {
-		char msg[512];
-
-		if (write_snapshot(&b, &r, opts->snapshot, msg, sizeof(msg))) {
-			batch_error(opts, "%s", msg);
-			if (status == BATCH_OK)
-				status = BATCH_FAILED;
-		}
-	}
+	status = exit_snapshot(&b, &r, status);
 	replay_free(rp);
 	free(b.rows);
 	return status;

@@ -74,12 +74,17 @@ static const char *sh(const char *cmd)
 	return line;
 }
 
-static void write_file(const char *path, enum report_format fmt)
+static void write_report(const char *path, const struct report *r, enum report_format fmt)
 {
 	FILE *f = fopen(path, "w");
 
-	ASSERT_OK(report_write(f, &rep, fmt));
+	ASSERT_OK(report_write(f, r, fmt));
 	fclose(f);
+}
+
+static void write_file(const char *path, enum report_format fmt)
+{
+	write_report(path, &rep, fmt);
 }
 
 static void test_json_parses_with_jq(void)
@@ -117,7 +122,6 @@ static void test_json_and_text_name_the_interfaces(void)
 	struct report r = rep;
 	struct flow_key k;
 	char path[256], cmd[640];
-	FILE *f;
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -138,9 +142,7 @@ static void test_json_and_text_name_the_interfaces(void)
 	r.rows = several;
 
 	snprintf(path, sizeof(path), "%s/links.json", dir);
-	f = fopen(path, "w");
-	ASSERT_OK(report_write(f, &r, REPORT_JSON));
-	fclose(f);
+	write_report(path, &r, REPORT_JSON);
 	snprintf(cmd, sizeof(cmd),
 		 "jq -r '[(.interfaces[] | [.name, .state, .totals.packets, .totals.bytes,"
 		 " .totals.out_packets] | map(tostring) | join(\":\")),"
@@ -150,9 +152,7 @@ static void test_json_and_text_name_the_interfaces(void)
 			      "10.0.0.1=eth0+wg0 192.0.2.7=wg0 2001:db8::2=eth0+other");
 
 	snprintf(path, sizeof(path), "%s/links.txt", dir);
-	f = fopen(path, "w");
-	ASSERT_OK(report_write(f, &r, REPORT_TEXT));
-	fclose(f);
+	write_report(path, &r, REPORT_TEXT);
 	snprintf(cmd, sizeof(cmd),
 		 "grep -c '^  eth0 (up): 10 packets 1000 bytes (10p/s 8.00kb/s)' %s", path);
 	ASSERT_STREQ(sh(cmd), "1");
