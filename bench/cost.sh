@@ -31,22 +31,25 @@ bench_stop=stop_filters
 bench_pair
 python3 bench/mkpcap.py "$tmp"
 
-# attach_ref OBJECT [raw]: a reference filter on the receiving end; prints its program id
+# attach_ref OBJECT [raw]: a reference filter on the receiving end; its program id in
+# ref_id. Not in a $(...): its PID must reach this shell's list, to be ended on exit
 attach_ref() {
 	ip netns exec "$nsb" "$attach" "$1" "$ifb" ${2:-} >"$tmp/ref.id" &
 	pids+=($!)
 	for _ in $(seq 100); do [ -s "$tmp/ref.id" ] && break; sleep 0.1; done
-	cat "$tmp/ref.id"
+	ref_id=$(cat "$tmp/ref.id")
 	rm -f "$tmp/ref.id"
 }
 ip netns exec "$nsb" "$flowtop" -i "$ifb" -b -d 3600 >/dev/null &
 pids+=($!)
 ft_pid=$!
-empty_id=$(attach_ref "$(realpath "$out/bench/empty.bpf.o")")
+attach_ref "$(realpath "$out/bench/empty.bpf.o")"
+empty_id=$ref_id
 seed_id=
 if bash bench/seed.sh "$out" 2>"$tmp/seed.err"; then
 	# its loads are written against the Ethernet header: a SOCK_RAW socket, as sockex2_user.c
-	seed_id=$(attach_ref "$(realpath "$out/bench/sockex2.bpf.o")" raw)
+	attach_ref "$(realpath "$out/bench/sockex2.bpf.o")" raw
+	seed_id=$ref_id
 fi
 # prog_of PID: the program a flowtop holds: its fdinfo names the id of every BPF prog fd
 prog_of() {
