@@ -14,9 +14,12 @@ rounds=${1:-3}
 out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
 send=$(realpath "$out/bench/churn_send")
-sock=ftc-$$
+sock=ftc-$$ screens=0
 . bench/lib.sh
-stop_tmux() { tmux -L "$sock" kill-server 2>/dev/null; }
+stop_tmux() {
+	tmux -L "$sock" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
+}
 bench_stop=stop_tmux
 bench_pair
 
@@ -34,6 +37,10 @@ cpu_pct() {
 # start_screen ARGS...: flowtop on the receiving end; sets pid
 start_screen() {
 	stop_tmux
+	# a server of its own each time: a new session on the socket of a server still
+	# going away fails ("server exited unexpectedly")
+	screens=$((screens + 1))
+	sock=ftc-$$-$screens
 	tmux -L "$sock" new-session -d -s churn -x 120 -y 40 \
 		"ip netns exec $nsb $flowtop -i $ifb -N $*"
 	pid=
