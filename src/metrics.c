@@ -147,14 +147,35 @@ static void per_link(const struct render *r, const struct stats_field *sf,
 		return;
 	}
 	family(r, sf->family, "counter", sf->help);
-	for (i = 0; i <= w->nlinks; i++) {
-		unsigned slot = i < w->nlinks ? w->links[i].slot : FLOWTOP_SLOT_NONE;
+	for (i = 0; i < w->nlinks; i++) {
+		uint64_t v = 0;
+		bool named = false;
+		size_t j;
 
-		if ((i < w->nlinks && slot == FLOWTOP_SLOT_NONE) || slot >= tot->nslots ||
-		    (i == w->nlinks && !tot->slot_total[slot].frames))
+		if (w->links[i].slot == FLOWTOP_SLOT_NONE || w->links[i].slot >= tot->nslots)
 			continue;
-		one_link.iface = i < w->nlinks ? w->links[i].info.name : "other";
-		sample(&one_link, sf->family, NULL, stats_value(&tot->slot_total[slot], sf));
+		/* one series a name: an interface gone and another made under its name (under
+		 * any) add up, so the series never goes back and never comes twice */
+		for (j = 0; j < w->nlinks; j++) {
+			unsigned slot = w->links[j].slot;
+
+			if (strcmp(w->links[j].info.name, w->links[i].info.name) ||
+			    slot == FLOWTOP_SLOT_NONE || slot >= tot->nslots)
+				continue;
+			if (j < i)
+				break; /* said with the first of that name */
+			v += stats_value(&tot->slot_total[slot], sf);
+			named = true;
+		}
+		if (j < w->nlinks || !named)
+			continue;
+		one_link.iface = w->links[i].info.name;
+		sample(&one_link, sf->family, NULL, v);
+	}
+	if (tot->nslots && tot->slot_total[FLOWTOP_SLOT_NONE].frames) {
+		one_link.iface = "other";
+		sample(&one_link, sf->family, NULL,
+		       stats_value(&tot->slot_total[FLOWTOP_SLOT_NONE], sf));
 	}
 }
 

@@ -39,6 +39,11 @@ void replay_free(struct replay *r)
 	free(r);
 }
 
+void replay_merge_silence(struct replay *r, bool merge)
+{
+	r->merge = merge;
+}
+
 static int64_t ns_of(const struct timespec *t)
 {
 	return (int64_t)t->tv_sec * REPLAY_NSEC + t->tv_nsec;

@@ -28,6 +28,8 @@ struct replay;
  * batch mode wants; without, each closes on its own, as a screen shows time passing. */
 struct replay *replay_new(struct pcapfile *pf, int64_t delay_ns, bool merge_silence);
 void replay_free(struct replay *r);
+/* Merges silences from now on, or not (the screen's pace changed). */
+void replay_merge_silence(struct replay *r, bool merge);
 
 /* Feeds c the frames stamped up to capture time `to` (ns since 1970; INT64_MAX: all),
  * at most max_frames of them, and stops at the first sample that closes on the way:

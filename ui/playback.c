@@ -123,6 +123,8 @@ void ui_playback_speed(struct ui *u, bool faster)
 		u->speed = u->speed == 0 ? CLI_MAX_SPEED : fmax(u->speed / 2, SPEED_MIN);
 	if (u->speed > 0 && u->replay_to == INT64_MAX)
 		u->replay_to = replay_clock(u->replay);
+	/* as fast as it goes, a silence of years must not be years of samples */
+	replay_merge_silence(u->replay, u->speed == 0);
 	if (u->speed == 0)
 		ui_status(u, "replaying as fast as it goes");
 	else

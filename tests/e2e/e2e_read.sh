@@ -6,8 +6,8 @@
 # (mkcap.py) check the capture's clock (samples, a gap, time going backwards), each
 # link type, the snap length, and every way a file can be wrong.
 . "$(dirname "$0")/lib.sh"
-need_root 63
-need_file "$CORPUS/pcap/SUMMARY.csv" 63
+need_root 64
+need_file "$CORPUS/pcap/SUMMARY.csv" 64
 
 here=$(dirname "$0")
 python3 "$here/corpus_expect.py" --wire "$CORPUS" "$here/corpus-differences.csv" "$E2E_TMP" \
@@ -121,6 +121,16 @@ check "screen: --speed 0 replays at once, and says end of capture" \
 			   tm capture-pane -p -t f | head -n 1 | grep -q "12:10:03.750  max  end of capture"'
 tm send-keys -t f q
 check "screen: the end of the capture stays until q" wait_for 10 eval '[ "$(cat "$E2E_TMP/fast.rc" 2>/dev/null)" = 0 ]'
+# a capture with ten years between two frames, sped up from its pace to as fast as it
+# goes: the silence is one sample then, not three hundred million
+years=$CORPUS/pcap/pcapplusplus-ipv4-options.pcap
+tm new-session -d -s y -x 140 -y 30 "$FLOWTOP -r $years -N; echo \$? >$E2E_TMP/years.rc"
+wait_for 5 eval 'tm capture-pane -p -t y | head -n 1 | grep -q "  x1  "'
+for _ in $(seq 11); do tm send-keys -t y +; done
+check "screen: sped up past x1024 to as fast as it goes, across a ten-year silence" \
+	wait_for 10 eval 'tm capture-pane -p -t y | head -n 1 | grep -q "2017-02-21 19:28:05.770  max  end of capture"'
+tm send-keys -t y q
+wait_for 10 eval '[ -s "$E2E_TMP/years.rc" ]'
 f=$E2E_TMP/truncated.pcap
 tm new-session -d -s t -x 140 -y 30 "$FLOWTOP -r $f -N --speed 0; echo \$? >$E2E_TMP/trunc.rc"
 check "screen: a file that breaks is said" \

@@ -217,6 +217,22 @@ static void test_a_series_per_interface(void)
 	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
 	txt = metrics_text(m, true, &len);
 	ASSERT_TRUE(strstr(txt, "flowtop_frames_total{interface=\"other\"} 3\n") != NULL);
+	/* wg0 gone, another wg0 made (under any): one series, their sum */
+	{
+		struct iface_watch again[3] = {
+			links[0], links[1], { .info = { .name = "wg0", .ifindex = 9 }, .slot = 3 }
+		};
+
+		tot.nslots = 4;
+		tot.slot_total[3] = (struct flow_stats){ .frames = 7 };
+		w.links = again;
+		w.nlinks = 3;
+		ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+		txt = metrics_text(m, false, &len);
+		ASSERT_TRUE(strstr(txt, "flowtop_frames_total{interface=\"wg0\"} 12\n") != NULL);
+		ASSERT_TRUE(strstr(strstr(txt, "flowtop_frames_total{interface=\"wg0\"}") + 1,
+				   "flowtop_frames_total{interface=\"wg0\"}") == NULL);
+	}
 	metrics_free(m);
 	hosttab_free(t);
 }
