@@ -35,6 +35,15 @@ run() {
 	echo
 	run bench/cost.sh 3000 3000000
 	echo
+	echo "## The cost of watching, each watcher alone"
+	echo
+	echo "\`bench/alone.sh 3000000 3\`: each watcher alone on the receiving veth for a flood of"
+	echo "its own (rounds interleaved), the sender and the receive path on CPU 0, the watcher's"
+	echo "process on CPU 1: the filter's kernel time per frame, the process's CPU time per"
+	echo "frame, and their sum, against the empty filter, the seed and tcpdump's process."
+	echo
+	run bench/alone.sh 3000000 3
+	echo
 	echo "## \`-i any\` against one bound interface"
 	echo
 	echo "\`bench/any.sh 3 3 100\`: the flood of flood.sh watched with \`-i any\` in a namespace"
