@@ -396,8 +396,6 @@ static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 sl
 {
 	struct flow_spill_key key = { .slot = slot };
 
-	if (!c || !st)
-		return;
 	st->spilled++;
 	key.addr = c->src;
 	account(&key, 1, bytes, st);

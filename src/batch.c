@@ -51,6 +51,7 @@ static int sample_at(struct batch *b, struct report *r, double interval,
 	r->time = *when;
 	r->iface = capture_name(b->cap);
 	r->links = capture_links(b->cap, &r->nlinks);
+	r->several = capture_several(b->cap);
 	r->netns = b->opts->netns;
 	r->totals = capture_totals(b->cap);
 	return select_rows(b, r, b->opts->limit);
@@ -208,9 +209,9 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 			stop = true;
 	}
 	if (status == BATCH_IFACE_GONE)
-		batch_error(
-		    opts, "%s %s disappeared (removed, renamed or moved to another namespace)",
-		    strchr(capture_name(c), ',') ? "interfaces" : "interface", capture_name(c));
+		batch_error(opts,
+			    "%s %s disappeared (removed, renamed or moved to another namespace)",
+			    capture_several(c) ? "interfaces" : "interface", capture_name(c));
 	status = exit_snapshot(&b, &r, status);
 	loop_free(l);
 	free(b.rows);

@@ -132,6 +132,38 @@ static int poll_fd(struct capture *c, int fd, unsigned events)
 	return epoll_ctl(c->epoll_fd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
 }
 
+/* A packet socket with the program attached, not yet bound; its fd, or -errno with the
+ * reason in err. */
+static int open_socket(struct capture *c, char *err, size_t errlen)
+{
+	int fd = rawsock_prepare(bpf_load_prog_fd(c->skel));
+
+	if (fd < 0)
+		snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-fd),
+			 fd == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
+	return fd;
+}
+
+/* The watched interfaces leave the program's links array, their sockets close. */
+static void unwatch(struct capture *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->w.nlinks; i++)
+		if (!c->w.links[i].gone && c->w.links[i].slot != FLOWTOP_SLOT_NONE)
+			bpf_load_link_drop(c->skel, c->w.links[i].info.ifindex);
+	watch_close(&c->w);
+}
+
+/* Counting starts over on what is now watched: the slots read, the conversations (their
+ * peers were other interfaces'), the maps, the table and the totals emptied. */
+static int count_afresh(struct capture *c)
+{
+	sampler_set_slots(c->sampler, c->next_slot, capture_several(c));
+	sampler_set_convo(c->sampler, NULL);
+	return sampler_reset(c->sampler, c->hosts, &c->totals);
+}
+
 /* Binds a socket per listed interface into w; on failure nothing stays open. */
 static int open_list(struct capture *c, struct watch *w, const char *list, char *err, size_t errlen)
 {
@@ -142,16 +174,9 @@ static int open_list(struct capture *c, struct watch *w, const char *list, char 
 	for (i = 0; n > 0 && i < (size_t)n; i++) {
 		struct iface_info *info = &w->links[i].info;
 
-		ret = iface_get(names[i], info);
-		if (ret) {
-			iface_describe_error(names[i], ret, err, errlen);
+		ret = iface_get_watchable(names[i], info, err, errlen);
+		if (ret)
 			break;
-		}
-		if (!info->supported) {
-			iface_describe_unsupported(info, err, errlen);
-			ret = -EPROTONOSUPPORT;
-			break;
-		}
 		for (j = 0; j < i; j++)
 			if (w->links[j].info.ifindex % FLOWTOP_LINK_INDEX ==
 			    info->ifindex % FLOWTOP_LINK_INDEX)
@@ -166,12 +191,9 @@ static int open_list(struct capture *c, struct watch *w, const char *list, char 
 			break;
 		}
 		w->nlinks = i + 1;
-		ret = w->socks[i] = rawsock_prepare(bpf_load_prog_fd(c->skel));
-		if (ret < 0) {
-			snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-ret),
-				 ret == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
+		ret = w->socks[i] = open_socket(c, err, errlen);
+		if (ret < 0)
 			break;
-		}
 		ret = rawsock_bind(w->socks[i], info);
 		if (ret) {
 			snprintf(err, errlen, "cannot bind to '%s': %s", names[i], strerror(-ret));
@@ -201,7 +223,7 @@ static bool any_add(struct capture *c, const struct iface_info *info)
 	if (c->next_slot < FLOWTOP_MAX_SLOTS &&
 	    !bpf_load_link_put(c->skel, info->ifindex, c->next_slot, info->link_hlen))
 		l->slot = c->next_slot++;
-	sampler_set_slots(c->sampler, c->next_slot, true);
+	sampler_set_slots(c->sampler, c->next_slot, capture_several(c));
 	return true;
 }
 
@@ -278,12 +300,9 @@ static int open_any(struct capture *c, struct watch *w, char *err, size_t errlen
 		ret = -errno;
 		goto out_close;
 	}
-	ret = w->any_sock = rawsock_prepare(bpf_load_prog_fd(c->skel));
-	if (ret < 0) {
-		snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-ret),
-			 ret == -EPERM ? " (flowtop needs CAP_NET_RAW)" : "");
+	ret = w->any_sock = open_socket(c, err, errlen);
+	if (ret < 0)
 		goto out_close;
-	}
 	ret = rawsock_bind(w->any_sock, &all);
 	if (ret) {
 		snprintf(err, errlen, "cannot watch every interface: %s", strerror(-ret));
@@ -319,10 +338,7 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 	}
 	/* Then the swap. Frames of either set that the program counted meanwhile, some in
 	 * the other's slots, go with the counters emptied below. */
-	for (i = 0; i < c->w.nlinks; i++)
-		if (!c->w.links[i].gone && c->w.links[i].slot != FLOWTOP_SLOT_NONE)
-			bpf_load_link_drop(c->skel, c->w.links[i].info.ifindex);
-	watch_close(&c->w);
+	unwatch(c);
 	c->w = *next;
 	free(next);
 	c->next_slot = 1;
@@ -337,9 +353,7 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 		any_rescan(c, NULL, 0);
 		poll_fd(c, c->w.nl_fd, EPOLLIN);
 	}
-	sampler_set_slots(c->sampler, c->next_slot, c->w.any || c->w.nlinks > 1);
-	sampler_set_convo(c->sampler, NULL); /* its peers were other interfaces' */
-	ret = sampler_reset(c->sampler, c->hosts, &c->totals);
+	ret = count_afresh(c);
 	if (ret)
 		snprintf(err, errlen, "watching '%s', but cannot empty the counters: %s", ifname,
 			 strerror(-ret));
@@ -350,13 +364,9 @@ int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char
 			size_t errlen)
 {
 	struct iface_watch *l = &c->w.links[0];
-	size_t i;
 	int ret;
 
-	for (i = 0; i < c->w.nlinks; i++)
-		if (!c->w.links[i].gone && c->w.links[i].slot != FLOWTOP_SLOT_NONE)
-			bpf_load_link_drop(c->skel, c->w.links[i].info.ifindex);
-	watch_close(&c->w);
+	unwatch(c);
 	snprintf(c->w.name, sizeof(c->w.name), "%s", name);
 	c->w.nlinks = 1;
 	*l = (struct iface_watch){ .info = { .ifindex = CAPTURE_FILE_IFINDEX,
@@ -367,11 +377,8 @@ int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char
 	snprintf(l->info.name, sizeof(l->info.name), "file");
 	c->next_slot = 2;
 	ret = bpf_load_link_put(c->skel, CAPTURE_FILE_IFINDEX, 1, hlen);
-	if (!ret) {
-		sampler_set_slots(c->sampler, c->next_slot, false);
-		sampler_set_convo(c->sampler, NULL);
-		ret = sampler_reset(c->sampler, c->hosts, &c->totals);
-	}
+	if (!ret)
+		ret = count_afresh(c);
 	if (ret)
 		snprintf(err, errlen, "cannot set the filter up for '%s': %s", name,
 			 strerror(-ret));
@@ -505,6 +512,11 @@ bool capture_up(const struct capture *c)
 bool capture_any(const struct capture *c)
 {
 	return c->w.any;
+}
+
+bool capture_several(const struct capture *c)
+{
+	return c->w.any || c->w.nlinks > 1;
 }
 
 const struct iface_watch *capture_links(const struct capture *c, size_t *n)

@@ -74,6 +74,9 @@ int capture_fd(const struct capture *c);
 /* The interfaces as asked: "eth0", "eth0,wg0" or "any". */
 const char *capture_name(const struct capture *c);
 bool capture_any(const struct capture *c);
+/* Whether more than one interface is watched (a list, or any): then hosts say where they
+ * were seen, and the outputs name the interfaces row by row. */
+bool capture_several(const struct capture *c);
 /* Whether any watched interface is up (always under any). */
 bool capture_up(const struct capture *c);
 /* The watched interfaces, gone ones included, in the order listed or seen. */

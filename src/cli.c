@@ -141,12 +141,25 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 	return 0;
 }
 
+/* A finite number in [min, max], nothing after it. */
+static int parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *out, char *err,
 			  size_t errlen)
 {
 	char names[FLOWTOP_MAX_SLOTS - 1][IF_NAMESIZE];
 	unsigned long v;
-	char *end;
 	int c;
 
 	*opts = (struct cli_opts){ .delay = 1.0,
@@ -172,10 +185,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			strcpy(opts->iface, optarg);
 			break;
 		case 'd':
-			errno = 0;
-			opts->delay = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !isfinite(opts->delay) ||
-			    opts->delay < MIN_DELAY || opts->delay > MAX_DELAY)
+			if (parse_double(optarg, MIN_DELAY, MAX_DELAY, &opts->delay))
 				return usage_error(err, errlen,
 						   "invalid delay '%s' (seconds, %g to %g)", optarg,
 						   MIN_DELAY, MAX_DELAY);
@@ -237,10 +247,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			opts->read = optarg;
 			break;
 		case OPT_SPEED:
-			errno = 0;
-			opts->speed = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !isfinite(opts->speed) ||
-			    opts->speed < 0 || opts->speed > CLI_MAX_SPEED)
+			if (parse_double(optarg, 0, CLI_MAX_SPEED, &opts->speed))
 				return usage_error(
 				    err, errlen,
 				    "invalid speed '%s' (0 for as fast as it goes, or "

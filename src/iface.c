@@ -208,3 +208,18 @@ int iface_split(const char *list, char (*names)[IF_NAMESIZE], size_t max, char *
 		p = comma + 1;
 	}
 }
+
+int iface_get_watchable(const char *name, struct iface_info *info, char *err, size_t errlen)
+{
+	int ret = iface_get(name, info);
+
+	if (ret) {
+		iface_describe_error(name, ret, err, errlen);
+		return ret;
+	}
+	if (!info->supported) {
+		iface_describe_unsupported(info, err, errlen);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
+}

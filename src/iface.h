@@ -38,6 +38,10 @@ void iface_default(char name[IF_NAMESIZE]);
 /* 0, or -ENODEV when there is no such interface, or another -errno. */
 int iface_get(const char *name, struct iface_info *info);
 
+/* iface_get(), and a refusal of a link type flowtop does not know (-EPROTONOSUPPORT),
+ * each said in err for the user. 0 or -errno. */
+int iface_get_watchable(const char *name, struct iface_info *info, char *err, size_t errlen);
+
 /* "eth0, lo, veth1" (sorted by index), cut to len. Returns the number of interfaces. */
 size_t iface_list(char *buf, size_t len);
 

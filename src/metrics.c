@@ -152,7 +152,7 @@ static void per_link(const struct render *r, const struct stats_field *sf,
 		bool named = false;
 		size_t j;
 
-		if (w->links[i].slot == FLOWTOP_SLOT_NONE || w->links[i].slot >= tot->nslots)
+		if (!totals_have_slot(tot, w->links[i].slot))
 			continue;
 		/* one series a name: an interface gone and another made under its name (under
 		 * any) add up, so the series never goes back and never comes twice */
@@ -160,7 +160,7 @@ static void per_link(const struct render *r, const struct stats_field *sf,
 			unsigned slot = w->links[j].slot;
 
 			if (strcmp(w->links[j].info.name, w->links[i].info.name) ||
-			    slot == FLOWTOP_SLOT_NONE || slot >= tot->nslots)
+			    !totals_have_slot(tot, slot))
 				continue;
 			if (j < i)
 				break; /* said with the first of that name */
@@ -172,7 +172,7 @@ static void per_link(const struct render *r, const struct stats_field *sf,
 		one_link.iface = w->links[i].info.name;
 		sample(&one_link, sf->family, NULL, v);
 	}
-	if (tot->nslots && tot->slot_total[FLOWTOP_SLOT_NONE].frames) {
+	if (totals_have_no_slot(tot)) {
 		one_link.iface = "other";
 		sample(&one_link, sf->family, NULL,
 		       stats_value(&tot->slot_total[FLOWTOP_SLOT_NONE], sf));

@@ -58,14 +58,17 @@ static uint16_t ethertype_of(int dlt, const uint8_t *pkt, uint32_t hlen, uint32_
 	case DLT_LINUX_SLL2:
 		return (uint16_t)(pkt[0] << 8 | pkt[1]);
 	case DLT_NULL:
-	case DLT_LOOP: /* an address family: host order for NULL, network order for LOOP */
+	case DLT_LOOP: /* an address family: network order for LOOP; for NULL the order of
+			* the host that wrote the file, which a family never fills past 16 bits */
 		memcpy(&family, pkt, 4);
-		family = dlt == DLT_LOOP ? ntohl(family) : family;
-		if (family == AF_INET || family == 2 || ntohl(family) == 2)
+		if (dlt == DLT_LOOP)
+			family = ntohl(family);
+		else if (family > 0xffff)
+			family = __builtin_bswap32(family);
+		if (family == AF_INET)
 			return ETH_P_IP;
 		/* AF_INET6 is 10 on Linux, 24, 28 or 30 on the BSDs and macOS */
-		if (family == 10 || family == 24 || family == 28 || family == 30 ||
-		    ntohl(family) == 24 || ntohl(family) == 28 || ntohl(family) == 30)
+		if (family == 10 || family == 24 || family == 28 || family == 30)
 			return ETH_P_IPV6;
 		return 0;
 	default: /* raw IP */

@@ -11,9 +11,10 @@
 #include <stdint.h>
 #include <time.h>
 
-#define PCAPFILE_FRAME_MAX                                                                         \
-	3500 /* bytes handed on at most, Ethernet header included                                  \
-	      * (BPF_LOAD_RUN_MAX) */
+#include "bpf_load.h"
+
+/* Bytes handed on at most, Ethernet header included: what a test run takes. */
+#define PCAPFILE_FRAME_MAX BPF_LOAD_RUN_MAX
 
 /* One frame as the filter takes it. */
 struct pcap_frame {

@@ -111,12 +111,6 @@ static void write_json_stats(FILE *f, const struct flow_stats *s)
 		}
 }
 
-/* Whether the report names interfaces row by row: more than one is watched. */
-static bool several_links(const struct report *r)
-{
-	return r->links && (r->nlinks > 1 || !strcmp(r->iface, IFACE_ANY));
-}
-
 /* Calls fn with the name of each interface h was seen on ("other" for those without a
  * slot of their own), in the order watched. */
 static void host_links(const struct report *r, const struct host *h,
@@ -159,7 +153,7 @@ static void write_json_links(FILE *f, const struct report *r)
 	for (i = 0; i < r->nlinks; i++) {
 		const struct iface_watch *l = &r->links[i];
 
-		if (l->slot == FLOWTOP_SLOT_NONE || l->slot >= t->nslots)
+		if (!totals_have_slot(t, l->slot))
 			continue;
 		fprintf(f, "%s{\"name\":", sep);
 		sep = ",";
@@ -169,7 +163,7 @@ static void write_json_links(FILE *f, const struct report *r)
 		write_json_stats(f, &t->slot_total[l->slot]);
 		fputs("}}", f);
 	}
-	if (t->nslots && t->slot_total[FLOWTOP_SLOT_NONE].frames) {
+	if (totals_have_no_slot(t)) {
 		fprintf(f, "%s{\"name\":null,\"state\":\"other\",\"totals\":{", sep);
 		write_json_stats(f, &t->slot_total[FLOWTOP_SLOT_NONE]);
 		fputs("}}", f);
@@ -263,8 +257,7 @@ static void write_text_links(FILE *f, const struct report *r)
 		const struct iface_watch *l = i < r->nlinks ? &r->links[i] : NULL;
 		unsigned slot = l ? l->slot : FLOWTOP_SLOT_NONE;
 
-		if ((l && slot == FLOWTOP_SLOT_NONE) || slot >= t->nslots ||
-		    (!l && !t->slot_total[slot].frames))
+		if (l ? !totals_have_slot(t, slot) : !totals_have_no_slot(t))
 			continue;
 		fprintf(f, "  %s (%s): %" PRIu64 " packets %" PRIu64 " bytes (%s %s)\n",
 			l ? l->info.name : "other interfaces", l ? link_state(l) : "no slot",
@@ -295,12 +288,13 @@ static void write_text(FILE *f, const struct report *r)
 				stats_value(&t->total, &stats_fields[i]));
 	fprintf(f, "  evicted %" PRIu64 "  hosts %" PRIu64 "/%" PRIu64 "\n", t->evicted,
 		t->live_hosts, t->capacity);
-	if (several_links(r))
+	if ((r->links && r->several))
 		write_text_links(f, r);
 	if (r->nhosts > r->nrows)
 		fprintf(f, "the %zu busiest of %zu hosts\n", r->nrows, r->nhosts);
 	fprintf(f, "%-39s %10s %12s %10s %12s %10s %10s%s\n", "ADDRESS", "RX PKTS", "RX BYTES",
-		"TX PKTS", "TX BYTES", "RX RATE", "TX RATE", several_links(r) ? " IFACE" : "");
+		"TX PKTS", "TX BYTES", "RX RATE", "TX RATE",
+		(r->links && r->several) ? " IFACE" : "");
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
@@ -313,7 +307,7 @@ static void write_text(FILE *f, const struct report *r)
 				   sizeof(rx)),
 			fmt_scaled(per_second(BITS(h->delta.tx_bytes), t->interval), "b/s", tx,
 				   sizeof(tx)));
-		if (several_links(r)) {
+		if ((r->links && r->several)) {
 			fputc(' ', f);
 			host_links(r, h, text_link_name, f);
 		}

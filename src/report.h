@@ -3,6 +3,7 @@
 #ifndef FLOWTOP_REPORT_H
 #define FLOWTOP_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -22,6 +23,7 @@ struct report {
 	const char *file;		 /* or the capture file read (-r): then no links */
 	const struct iface_watch *links; /* each watched interface (NULL: none said) */
 	size_t nlinks;
+	bool several;	      /* more than one watched: interfaces named row by row */
 	const char *netns;    /* the namespace it is in (--netns), or NULL: flowtop's own */
 	struct timespec time; /* wall-clock time of the sample (a capture file's time) */
 	int time_digits;      /* of the second in time and interval: 0 for 3 (ms), 6 for

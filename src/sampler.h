@@ -47,6 +47,19 @@ struct flow_totals {
 	double interval;	    /* seconds the last sample covered */
 };
 
+/* Whether the totals hold the counters of slot `slot`: one given to an interface, and
+ * read at the sample. */
+static inline bool totals_have_slot(const struct flow_totals *t, unsigned slot)
+{
+	return slot != FLOWTOP_SLOT_NONE && slot < t->nslots;
+}
+
+/* Whether frames came on interfaces without a slot (FLOWTOP_SLOT_NONE's counters). */
+static inline bool totals_have_no_slot(const struct flow_totals *t)
+{
+	return t->nslots && t->slot_total[FLOWTOP_SLOT_NONE].frames;
+}
+
 struct sampler;
 
 /* Maps the rings of maps (fds not owned). NULL with errno set. */

@@ -74,15 +74,9 @@ static int check_ifaces(const char *list, char *err, size_t errlen)
 		return 0;
 	n = iface_split(list, names, FLOWTOP_MAX_SLOTS - 1, err, errlen);
 	for (i = 0; i < n; i++) {
-		ret = iface_get(names[i], &info);
-		if (ret) {
-			iface_describe_error(names[i], ret, err, errlen);
+		ret = iface_get_watchable(names[i], &info, err, errlen);
+		if (ret)
 			return ret;
-		}
-		if (!info.supported) {
-			iface_describe_unsupported(&info, err, errlen);
-			return -EPROTONOSUPPORT;
-		}
 	}
 	return n < 0 ? n : 0;
 }

@@ -32,8 +32,7 @@ static void add(struct ui *u, const char *name, const char *state)
 	u->picker_states[n] = state;
 	u->picker_now[n] = watched(u, name);
 	/* a list is marked as it is, so Enter keeps it and space changes it */
-	u->picker_marked[n] =
-	    u->picker_now[n] && !capture_any(u->cap) && strchr(capture_name(u->cap), ',');
+	u->picker_marked[n] = u->picker_now[n] && !capture_any(u->cap) && capture_several(u->cap);
 	if (u->picker_now[n] && !u->picker_now[u->picker_selected])
 		u->picker_selected = n;
 }

@@ -214,9 +214,9 @@ static size_t link_count(const struct screen_state *s, size_t *order)
 	size_t n = 0, i, j;
 
 	for (i = 0; i < s->nlinks; i++)
-		if (s->links[i].slot != FLOWTOP_SLOT_NONE && s->links[i].slot < t->nslots)
+		if (totals_have_slot(t, s->links[i].slot))
 			order[n++] = i;
-	if (t->nslots && t->slot_total[FLOWTOP_SLOT_NONE].frames)
+	if (totals_have_no_slot(t))
 		order[n++] = s->nlinks; /* "other" */
 	/* busiest first over the last sample, then as listed: insertion, n is small */
 	for (i = 1; i < n; i++) {

@@ -170,7 +170,7 @@ void ui_follow_links(struct ui *u)
 
 	l = capture_links(u->cap, &n);
 	memset(u->main.link_names, 0, sizeof(u->main.link_names));
-	u->main.several = capture_any(u->cap) || n > 1;
+	u->main.several = capture_several(u->cap);
 	for (i = 0; i < n; i++)
 		if (l[i].slot != FLOWTOP_SLOT_NONE && l[i].slot < 64)
 			u->main.link_names[l[i].slot] = l[i].info.name;
@@ -343,7 +343,7 @@ static void link_check(struct ui *u)
 	if (err == -ENODEV && !u->iface_lost) {
 		u->iface_lost = true;
 		ui_status(u, "%s %s disappeared: pick another (i)",
-			  strchr(capture_name(u->cap), ',') ? "interfaces" : "interface",
+			  capture_several(u->cap) ? "interfaces" : "interface",
 			  capture_name(u->cap));
 		ui_open_picker(u);
 	} else if (!err && msg[0]) {

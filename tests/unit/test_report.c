@@ -139,6 +139,7 @@ static void test_json_and_text_name_the_interfaces(void)
 	r.iface = "eth0,wg0";
 	r.links = links;
 	r.nlinks = 2;
+	r.several = true;
 	r.rows = several;
 
 	snprintf(path, sizeof(path), "%s/links.json", dir);
