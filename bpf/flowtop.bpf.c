@@ -142,7 +142,7 @@ enum verdict {
 struct cursor {
 	struct flow_key src; /* last IP header's source */
 	struct flow_key dst; /* and destination */
-	__u32 off;	     /* of the next header, from the network header */
+	__u32 off;	     /* of the next header, in the run's bytes from the network header */
 	__u32 end;	     /* where the innermost IP packet so far ends: the frame's end, or
 			      * sooner where an IP header declares a shorter length */
 	__u16 next;	     /* what the next header is, in the terms of 'layer' */
@@ -458,29 +458,71 @@ static __always_inline int tag_before_start(struct __sk_buff *skb)
 	return after_mac != at_start;
 }
 
+/* The slot of the interface at ifindex, and its link header's length in *hlen. */
+static __always_inline __u32 slot_of(__u32 ifindex, __u32 *hlen)
+{
+	__u32 idx = ifindex % FLOWTOP_LINK_INDEX;
+	const struct flow_link *link = bpf_map_lookup_elem(&links, &idx);
+
+	if (link && link->ifindex == ifindex) {
+		*hlen = link->hlen;
+		return link->slot;
+	}
+	*hlen = 0;
+	return FLOWTOP_SLOT_NONE;
+}
+
+/* Walks the frame's headers from the cursor to its innermost IP header. */
+static __always_inline enum verdict dissect(struct __sk_buff *skb, struct cursor *c)
+{
+	enum verdict v = V_MORE;
+	int i;
+
+	for (i = 0; i < MAX_LAYERS && v == V_MORE; i++)
+		v = c->layer == LAYER_ETHERTYPE ? parse_ethertype(skb, c) : parse_ipproto(skb, c);
+	return v;
+}
+
+/* Counts a dissected frame of `bytes` on the wire: in its slot's stats, and its two
+ * addresses in a record of this CPU's ring, or in the spill map when the ring is full. */
+static __always_inline void count(const struct cursor *c, enum verdict v, __u64 bytes, __u32 slot,
+				  struct flow_stats *st, int outgoing)
+{
+	st->frames++;
+	st->bytes += bytes;
+	if (outgoing) {
+		st->out_frames++;
+		st->out_bytes += bytes;
+	}
+	if (v == V_CUT) {
+		st->truncated++;
+		return;
+	}
+	if (!c->have_ip) { /* V_NON_IP, or MAX_LAYERS tags */
+		st->non_ip++;
+		return;
+	}
+	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
+	if (ring_push(c, bytes, (__u16)slot))
+		return;
+	spill_frame(c, bytes, slot, st);
+}
+
 SEC("socket")
 int flowtop_count(struct __sk_buff *skb)
 {
 	struct cursor c = { .end = skb->len - pad_bytes, .layer = LAYER_ETHERTYPE };
-	__u32 ifindex = skb->ifindex, idx = ifindex % FLOWTOP_LINK_INDEX, slot = FLOWTOP_SLOT_NONE;
-	const struct flow_link *link;
-	enum verdict v = V_MORE;
+	__u32 ifindex = skb->ifindex, slot, hlen;
 	struct flow_stats *st;
 	struct vlan_tag tag;
-	__u32 hlen = 0;
 	__u64 bytes;
 	__u8 first;
-	int i;
 
 	/* loopback hands an unbound socket each frame twice, as sent and as received:
 	 * counted once (a bound socket drops the sent copy itself, PACKET_IGNORE_OUTGOING) */
 	if (ifindex == LOOPBACK_IFINDEX && skb->pkt_type == PACKET_OUTGOING)
 		return 0;
-	link = bpf_map_lookup_elem(&links, &idx);
-	if (link && link->ifindex == ifindex) {
-		slot = link->slot;
-		hlen = link->hlen;
-	}
+	slot = slot_of(ifindex, &hlen);
 	st = bpf_map_lookup_elem(&stats, &slot);
 	if (!st)
 		return 0;
@@ -504,27 +546,56 @@ int flowtop_count(struct __sk_buff *skb)
 	} else {
 		c.next = (first >> 4) == 4 ? ETH_P_IP : (first >> 4) == 6 ? ETH_P_IPV6 : 0;
 	}
-	st->frames++;
-	st->bytes += bytes;
-	if (skb->pkt_type == PACKET_OUTGOING) {
-		st->out_frames++;
-		st->out_bytes += bytes;
-	}
-
-	for (i = 0; i < MAX_LAYERS && v == V_MORE; i++)
-		v = c.layer == LAYER_ETHERTYPE ? parse_ethertype(skb, &c) : parse_ipproto(skb, &c);
-
-	if (v == V_CUT) {
-		st->truncated++;
-		return 0;
-	}
-	if (!c.have_ip) { /* V_NON_IP, or MAX_LAYERS tags */
-		st->non_ip++;
-		return 0;
-	}
-	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
-	if (ring_push(&c, bytes, (__u16)slot))
-		return 0;
-	spill_frame(&c, bytes, slot, st);
+	count(&c, dissect(skb, &c), bytes, slot, st, skb->pkt_type == PACKET_OUTGOING);
 	return 0;
+}
+
+/* One frame of a capture file's batch (struct flow_file_frame at off), dissected and
+ * counted as flowtop_count does a frame of the file's interface. Returns the bytes it
+ * takes in the batch, negated when it must be run again whole (cut short in what it
+ * was given, not in what the batch held back), or 0 after the last. A global function:
+ * the verifier checks it once, not once a frame of the batch. */
+__noinline int count_file_frame(struct __sk_buff *skb, __u32 off)
+{
+	struct cursor c = { .layer = LAYER_ETHERTYPE };
+	struct flow_file_frame f;
+	struct flow_stats *st;
+	__u32 slot, hlen;
+	enum verdict v;
+
+	if (bpf_skb_load_bytes(skb, off, &f, sizeof(f)) || f.len == FLOWTOP_FILE_END)
+		return 0;
+	c.off = off + sizeof(f);
+	c.end = c.off + f.len;
+	c.next = f.ethertype;
+	slot = slot_of(skb->ifindex, &hlen);
+	st = bpf_map_lookup_elem(&stats, &slot);
+	if (!st)
+		return 0;
+	v = dissect(skb, &c);
+	if (v == V_CUT && f.held)
+		return -(int)(sizeof(f) + f.len);
+	count(&c, v, (__u64)f.len + f.held + f.extra + hlen, slot, st, 0);
+	return sizeof(f) + f.len;
+}
+
+/* A batch of a capture file's frames (see struct flow_file_frame): the mask of those to
+ * run again whole. */
+SEC("socket")
+int flowtop_count_file(struct __sk_buff *skb)
+{
+	__u32 off = 0, again = 0;
+	int i, took;
+
+	for (i = 0; i < FLOWTOP_FILE_BATCH; i++) {
+		took = count_file_frame(skb, off);
+		if (!took)
+			break;
+		if (took < 0) {
+			again |= 1u << i;
+			took = -took;
+		}
+		off += took;
+	}
+	return again;
 }

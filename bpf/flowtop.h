@@ -118,6 +118,24 @@ struct flow_stats {
 
 #define FLOWTOP_ETH_HLEN 14 /* struct flow_link's hlen on Ethernet and loopback */
 
+/* A capture file's frames go to the filter several to one BPF_PROG_TEST_RUN of
+ * flowtop_count_file, which a syscall's fixed cost makes worth it: after the 14 bytes
+ * the run takes as an Ethernet header come up to FLOWTOP_FILE_BATCH frames, each a
+ * struct flow_file_frame and its first `len` bytes from the network header on, then a
+ * header whose len is FLOWTOP_FILE_END. The program returns a mask of the frames it
+ * could not dissect in the bytes it was given but would have in those held back: user
+ * space runs them again whole (flowtop_count, one frame a run). */
+#define FLOWTOP_FILE_BATCH 32	  /* frames a run at most: the bits of its return value */
+#define FLOWTOP_FILE_HEAD  128	  /* bytes of a frame a run is given at most */
+#define FLOWTOP_FILE_END   0xffff /* struct flow_file_frame.len after the last frame */
+
+struct flow_file_frame {
+	__u16 len;	 /* bytes of the frame that follow, from its network header on */
+	__u16 ethertype; /* what the frame's link header says its network header is */
+	__u32 held;	 /* bytes the batch held back: the frame's, past len */
+	__u32 extra;	 /* bytes the frame had on the wire that the file does not hold */
+};
+
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
 _Static_assert(sizeof(struct flow_stats) == 9 * 8, "flow_stats: FLOW_STATS_FIELDS, u64 each");
@@ -127,5 +145,6 @@ _Static_assert(sizeof(struct flow_spill_key) == 20, "flow_spill_key must have no
 _Static_assert(sizeof(struct flow_link) == 8, "flow_link layout");
 _Static_assert(FLOWTOP_MAX_SLOTS <= 65536, "a slot fits flow_record's 16 bits");
 _Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");
+_Static_assert(sizeof(struct flow_file_frame) == 12, "flow_file_frame layout");
 
 #endif /* FLOWTOP_H */

@@ -186,6 +186,19 @@ int bpf_load_run_frame(struct flowtop_bpf *skel, const void *frame, size_t len, 
 	return bpf_prog_test_run_opts(bpf_program__fd(skel->progs.flowtop_count), &opts);
 }
 
+int bpf_load_run_file(struct flowtop_bpf *skel, const void *run, size_t len, uint32_t *again)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = run, .data_size_in = (__u32)len,
+		    .repeat = 1);
+	int err;
+
+	if (len < BPF_LOAD_RUN_MIN || len > BPF_LOAD_RUN_MAX)
+		return -EMSGSIZE;
+	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.flowtop_count_file), &opts);
+	*again = err ? 0 : opts.retval;
+	return err;
+}
+
 int bpf_load_link_drop(struct flowtop_bpf *skel, int ifindex)
 {
 	int fd = bpf_map__fd(skel->maps.links);

@@ -56,6 +56,10 @@ int bpf_load_link_put(struct flowtop_bpf *skel, int ifindex, unsigned slot, unsi
 #define BPF_LOAD_RUN_MAX 3500 /* bytes a run takes at most (a page, less the skb's room) */
 #define BPF_LOAD_RUN_MIN 34   /* and at least (an Ethernet and an IPv4 header) */
 int bpf_load_run_frame(struct flowtop_bpf *skel, const void *frame, size_t len, uint32_t extra);
+/* Runs the program's capture-file entry once on a batch of frames (struct
+ * flow_file_frame, after a 14-byte Ethernet header; BPF_LOAD_RUN_MIN to BPF_LOAD_RUN_MAX
+ * bytes); *again: the mask of the frames to run again whole. 0 or -errno. */
+int bpf_load_run_file(struct flowtop_bpf *skel, const void *run, size_t len, uint32_t *again);
 /* Takes ifindex's slot away (its frames then count in FLOWTOP_SLOT_NONE). 0 or -errno. */
 int bpf_load_link_drop(struct flowtop_bpf *skel, int ifindex);
 

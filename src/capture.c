@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 
 #include "bpf_load.h"
+#include "filefeed.h"
 #include "rawsock.h"
 
 #define WATCH_MAX (FLOWTOP_MAX_SLOTS - 1) /* slot 0 is FLOWTOP_SLOT_NONE's */
@@ -44,6 +45,7 @@ struct capture {
 	int stats_fd;	    /* BPF_ENABLE_STATS, -1 when off */
 	__u64 run_cnt;	    /* the program's counters at the last capture_cost_ns() */
 	__u64 run_time_ns;
+	struct filefeed *feed; /* a capture file's frames on their way (capture_attach_file) */
 };
 
 static void watch_init(struct watch *w)
@@ -120,6 +122,7 @@ void capture_free(struct capture *c)
 		close(c->stats_fd);
 	hosttab_free(c->hosts);
 	sampler_free(c->sampler);
+	filefeed_free(c->feed);
 	if (c->skel)
 		bpf_unload(c->skel);
 	free(c);
@@ -376,6 +379,12 @@ int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char
 				   .slot = 1 };
 	snprintf(l->info.name, sizeof(l->info.name), "file");
 	c->next_slot = 2;
+	if (!c->feed)
+		c->feed = filefeed_new(c->skel);
+	if (!c->feed) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	ret = bpf_load_link_put(c->skel, CAPTURE_FILE_IFINDEX, 1, hlen);
 	if (!ret)
 		ret = count_afresh(c);
@@ -387,7 +396,12 @@ int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char
 
 int capture_feed(struct capture *c, const void *frame, size_t len, uint32_t extra)
 {
-	return bpf_load_run_frame(c->skel, frame, len, extra);
+	return filefeed_add(c->feed, frame, len, extra);
+}
+
+int capture_flush(struct capture *c)
+{
+	return c->feed ? filefeed_flush(c->feed) : 0;
 }
 
 int capture_sample(struct capture *c, double interval)

@@ -34,8 +34,11 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 #define CAPTURE_FILE_IFINDEX 1 /* BPF_PROG_TEST_RUN's frames come on loopback's index */
 int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char *err,
 			size_t errlen);
-/* Runs the filter on one frame of the file (see bpf_load_run_frame()). 0 or -errno. */
+/* Hands the filter one frame of the file (as bpf_load_run_frame() takes it), which
+ * may wait in a batch until capture_flush() (src/filefeed.h). 0 or -errno. */
 int capture_feed(struct capture *c, const void *frame, size_t len, uint32_t extra);
+/* Runs the frames fed and waiting: call it before the counts are read. 0 or -errno. */
+int capture_flush(struct capture *c);
 
 /* Reads the kernel's counters; interval is the time since the previous sample. */
 int capture_sample(struct capture *c, double interval);

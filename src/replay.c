@@ -72,8 +72,21 @@ static bool read_ahead(struct replay *r)
 	return r->have_ahead;
 }
 
-enum replay_event replay_run(struct replay *r, struct capture *c, int64_t to, unsigned max_frames,
-			     int64_t *interval, int64_t *at)
+/* The filter could not be run on a batch of frames (src/filefeed.h) that ends at frame
+ * `last`: the replay ends there, with its last sample. */
+static void fail(struct replay *r, int err, unsigned long long last)
+{
+	snprintf(r->err, sizeof(r->err),
+		 "cannot run the filter on the frames of a batch up to frame %llu: %s", last,
+		 strerror(-err));
+	r->status = err;
+	r->eof = true;
+	r->have_ahead = false;
+}
+
+/* replay_run() but for running the frames left in the last batch. */
+static enum replay_event feed(struct replay *r, struct capture *c, int64_t to, unsigned max_frames,
+			      int64_t *interval, int64_t *at)
 {
 	unsigned fed = 0;
 	int64_t when;
@@ -119,11 +132,7 @@ enum replay_event replay_run(struct replay *r, struct capture *c, int64_t to, un
 			return REPLAY_IDLE;
 		err = capture_feed(c, r->ahead.data, r->ahead.len, r->ahead.extra);
 		if (err) {
-			snprintf(r->err, sizeof(r->err), "cannot run the filter on frame %llu: %s",
-				 r->frames + 1, strerror(-err));
-			r->status = err;
-			r->eof = true;
-			r->have_ahead = false;
+			fail(r, err, r->frames + 1);
 			continue; /* the last sample, then the end */
 		}
 		r->t = when;
@@ -132,6 +141,17 @@ enum replay_event replay_run(struct replay *r, struct capture *c, int64_t to, un
 		fed++;
 	}
 	return REPLAY_IDLE;
+}
+
+enum replay_event replay_run(struct replay *r, struct capture *c, int64_t to, unsigned max_frames,
+			     int64_t *interval, int64_t *at)
+{
+	enum replay_event ev = feed(r, c, to, max_frames, interval, at);
+	int err = capture_flush(c); /* every frame fed is counted before a sample is read */
+
+	if (err && !r->status)
+		fail(r, err, r->frames);
+	return ev;
 }
 
 int64_t replay_begin(struct replay *r)
