@@ -32,8 +32,8 @@ WARNINGS := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prot
 	-Wcast-qual -Wpointer-arith -Wundef -Wwrite-strings
 CFLAGS ?= -O2 -g
 # recursive (=): pkg-config runs only when something is compiled, after `deps`
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw libcap-ng libmicrohttpd libpcap)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw libcap-ng libmicrohttpd libpcap)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw libcap-ng libmicrohttpd libpcap libloc)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw libcap-ng libmicrohttpd libpcap libloc)
 BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
 	$(PKG_CFLAGS) -MMD -MP
 # each layer sees only itself and the layers below: bpf/ < src/ < ui/ (ui/main.c on top)
@@ -48,7 +48,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/iface.c src/pcapfile.c
+FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/iface.c src/pcapfile.c src/groups.c src/geo.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
@@ -202,7 +202,7 @@ lint-man:
 $(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*.h) | $(OUT)/fuzz
 	$(call say,FUZZ,$@)
 	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-Isrc -Ibpf $< $(FUZZ_SRCS) -lm -lpcap -o $@
+		-Isrc -Ibpf $< $(FUZZ_SRCS) -lm -lpcap -lloc -o $@
 
 # each target for FUZZ_SECONDS (make check runs them for a few seconds each)
 fuzz: $(FUZZ_TARGETS)

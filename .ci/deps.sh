@@ -22,6 +22,8 @@ pc ncursesw libncurses-dev
 pc libcap-ng libcap-ng-dev
 pc libmicrohttpd libmicrohttpd-dev
 pc libpcap libpcap-dev
+pc libloc libloc-dev
+file /usr/share/libloc-location/location.db libloc-database
 hdr linux/if_packet.h linux-libc-dev
 '
 test_deps='

@@ -24,8 +24,10 @@ struct batch {
 	const struct cli_opts *opts;
 	const struct host **rows;
 	size_t rows_cap;
-	struct timespec last; /* CLOCK_MONOTONIC of the previous sample */
-	bool out_closed;      /* stdout's reader went away (EPIPE) */
+	struct timespec last;  /* CLOCK_MONOTONIC of the previous sample */
+	bool out_closed;       /* stdout's reader went away (EPIPE) */
+	struct geo *geo;       /* the location database, or NULL */
+	struct groups *groups; /* the rows' groups (opts->group), or NULL: hosts */
 };
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
@@ -35,8 +37,38 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
 
 static int select_rows(struct batch *b, struct report *r, size_t limit)
 {
-	return report_select(r, capture_hosts(b->cap), &b->opts->filter, limit, &b->rows,
-			     &b->rows_cap);
+	struct hosttab *hosts = capture_hosts(b->cap);
+	size_t i;
+	int err;
+
+	r->groups = b->groups;
+	r->geo = b->geo;
+	if (b->groups) {
+		err = groups_build(b->groups, hosts, &b->opts->group);
+		if (err)
+			return err;
+		return report_select(r, groups_table(b->groups), &b->opts->filter, limit, &b->rows,
+				     &b->rows_cap);
+	}
+	err = report_select(r, hosts, &b->opts->filter, limit, &b->rows, &b->rows_cap);
+	for (i = 0; !err && b->geo && i < r->nrows; i++) { /* where the rows' hosts are */
+		struct host *h = hosttab_at(hosts, hosttab_index(hosts, r->rows[i]));
+
+		if (h->geo.class == GEO_NOT_LOOKED_UP)
+			geo_lookup(b->geo, &h->addr, &h->geo);
+	}
+	return err;
+}
+
+/* The groups the rows are (opts->group), when they are groups. 0 or -ENOMEM. */
+static int batch_init(struct batch *b, struct capture *c, const struct cli_opts *opts,
+		      struct geo *geo)
+{
+	*b = (struct batch){ .cap = c, .opts = opts, .geo = geo };
+	if (opts->group.by == GROUP_HOST)
+		return 0;
+	b->groups = groups_new(hosttab_capacity(capture_hosts(c)), geo);
+	return b->groups ? 0 : -ENOMEM;
 }
 
 /* Samples the counters over the last interval seconds, the sample's time `when`, and
@@ -158,9 +190,10 @@ static enum batch_exit exit_snapshot(struct batch *b, struct report *r, enum bat
 	return status == BATCH_OK ? BATCH_FAILED : status;
 }
 
-enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp)
+enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
+			  struct geo *geo)
 {
-	struct batch b = { .cap = c, .opts = opts };
+	struct batch b;
 	enum batch_exit status = BATCH_OK;
 	bool stop = false;
 	struct report r = {};
@@ -168,9 +201,14 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 	long done = 0;
 	int ev, signo, err;
 
+	if (batch_init(&b, c, opts, geo)) {
+		batch_error(opts, "out of memory");
+		return BATCH_FAILED;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &b.last);
 	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
 	if (!l) {
+		groups_free(b.groups);
 		batch_error(opts, "cannot set up the sampling loop: %s", strerror(errno));
 		return BATCH_FAILED;
 	}
@@ -215,6 +253,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 	status = exit_snapshot(&b, &r, status);
 	loop_free(l);
 	free(b.rows);
+	groups_free(b.groups);
 	return status;
 }
 
@@ -252,18 +291,20 @@ static bool told_to_stop(void)
 	return sigtimedwait(&mask, NULL, &zero) > 0;
 }
 
-enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts)
+enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
+			   struct geo *geo)
 {
 	struct replay *rp = replay_new(pf, llround(opts->delay * 1e9), true);
-	struct batch b = { .cap = c, .opts = opts };
+	struct batch b;
 	struct report r = { .time_digits = 6 };
 	enum batch_exit status = BATCH_OK;
 	enum replay_event ev = REPLAY_IDLE;
 	int64_t interval, at;
 	long done = 0;
 
-	if (!rp) {
+	if (!rp || batch_init(&b, c, opts, geo)) {
 		batch_error(opts, "out of memory");
+		replay_free(rp);
 		return BATCH_FAILED;
 	}
 	loop_block_signals();
@@ -293,5 +334,6 @@ enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct 
 	status = exit_snapshot(&b, &r, status);
 	replay_free(rp);
 	free(b.rows);
+	groups_free(b.groups);
 	return status;
 }

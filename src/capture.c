@@ -539,7 +539,7 @@ const struct iface_watch *capture_links(const struct capture *c, size_t *n)
 	return c->w.links;
 }
 
-const struct hosttab *capture_hosts(const struct capture *c)
+struct hosttab *capture_hosts(const struct capture *c)
 {
 	return c->hosts;
 }

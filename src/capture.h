@@ -84,7 +84,7 @@ bool capture_several(const struct capture *c);
 bool capture_up(const struct capture *c);
 /* The watched interfaces, gone ones included, in the order listed or seen. */
 const struct iface_watch *capture_links(const struct capture *c, size_t *n);
-const struct hosttab *capture_hosts(const struct capture *c);
+struct hosttab *capture_hosts(const struct capture *c);
 const struct flow_totals *capture_totals(const struct capture *c);
 
 #endif

@@ -30,6 +30,9 @@ enum {
 	OPT_METRICS_TOP,
 	OPT_RING_MEMORY,
 	OPT_SPEED,
+	OPT_GROUP,
+	OPT_PREFIX,
+	OPT_GEO_DB,
 };
 
 static const struct option long_options[] = {
@@ -51,6 +54,9 @@ static const struct option long_options[] = {
 	{ "metrics-top", required_argument, NULL, OPT_METRICS_TOP },
 	{ "ring-memory", required_argument, NULL, OPT_RING_MEMORY },
 	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "prefix", required_argument, NULL, OPT_PREFIX },
+	{ "geo-db", required_argument, NULL, OPT_GEO_DB },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -89,6 +95,11 @@ void cli_usage(FILE *out)
 		"                         iface, share, history (default rx2)\n"
 		"  -f, --filter FILTER    show only hosts in a CIDR (10.0.0.0/8), one address,\n"
 		"                         or whose address or name contains FILTER\n"
+		"      --group BY         rows by host (default), prefix, as (autonomous\n"
+		"                         system) or country: each group's hosts summed\n"
+		"      --prefix V4[,V6]   prefix lengths of --group prefix (default %u,%u)\n"
+		"      --geo-db FILE      the location database for AS and country (default\n"
+		"                         libloc's, %s)\n"
 		"  -N, --numeric          do not resolve addresses to names on the screen\n"
 		"  -u, --user USER        once attached, run as USER (from root), keeping only\n"
 		"                         what switching interfaces needs\n"
@@ -108,12 +119,34 @@ void cli_usage(FILE *out)
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
-		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT, CLI_DEFAULT_METRICS_TOP,
+		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT, GROUP_DEFAULT_PREFIX4,
+		GROUP_DEFAULT_PREFIX6, GEO_DEFAULT_DB, CLI_DEFAULT_METRICS_TOP,
 		FLOWTOP_DEFAULT_RING_MIB);
 }
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+
+/* --prefix "24" or "24,48" */
+static int parse_prefixes(const char *s, struct group_opts *o)
+{
+	char v4[16];
+	const char *comma = strchr(s, ',');
+	unsigned long a, b = o->prefix6;
+	size_t n = comma ? (size_t)(comma - s) : strlen(s);
+
+	if (n >= sizeof(v4))
+		return -EINVAL;
+	memcpy(v4, s, n);
+	v4[n] = '\0';
+	if (parse_ulong(v4, 1, 32, &a) || (comma && parse_ulong(comma + 1, 1, 128, &b)))
+		return -EINVAL;
+	o->prefix4 = (unsigned)a;
+	o->prefix6 = (unsigned)b;
+	return 0;
+}
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -168,7 +201,9 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				   .metrics_top = CLI_DEFAULT_METRICS_TOP,
 				   .ring_mib = FLOWTOP_DEFAULT_RING_MIB,
 				   .speed = 1,
-				   .sort_column = COL_RX2 };
+				   .sort_column = COL_RX2,
+				   .group = { GROUP_HOST, GROUP_DEFAULT_PREFIX4,
+					      GROUP_DEFAULT_PREFIX6 } };
 	err[0] = '\0';
 	optind = 0; /* full reset: parse again from argv[1] */
 	opterr = 0;
@@ -253,6 +288,27 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				    "invalid speed '%s' (0 for as fast as it goes, or "
 				    "up to %d times the capture's)",
 				    optarg, CLI_MAX_SPEED);
+			break;
+		case OPT_GROUP:
+			c = group_by_parse(optarg);
+			if (c < 0)
+				return usage_error(
+				    err, errlen,
+				    "--group takes host, prefix, as or country, not '%s'", optarg);
+			opts->group.by = (enum group_by)c;
+			break;
+		case OPT_PREFIX:
+			if (parse_prefixes(optarg, &opts->group))
+				return usage_error(
+				    err, errlen,
+				    "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to "
+				    "128, not '%s'",
+				    optarg);
+			break;
+		case OPT_GEO_DB:
+			if (!*optarg)
+				return usage_error(err, errlen, "--geo-db needs a file");
+			opts->geo_db = optarg;
 			break;
 		case OPT_NETNS:
 			if (!*optarg)

@@ -433,6 +433,43 @@ void hosttab_end(struct hosttab *t, double interval)
 	}
 }
 
+struct host *hosttab_at(struct hosttab *t, size_t i)
+{
+	return &t->hosts[i];
+}
+
+size_t hosttab_index(const struct hosttab *t, const struct host *h)
+{
+	return (size_t)(h - t->hosts);
+}
+
+long hosttab_put(struct hosttab *t, const struct host *h)
+{
+	struct host *to = touch(t, &h->addr);
+
+	if (!to)
+		return -ENOMEM;
+	to->total = h->total;
+	to->delta = h->delta;
+	to->tick = h->tick;
+	to->peak = h->peak;
+	to->links = h->links;
+	to->geo = h->geo;
+	memcpy(to->rx_hist, h->rx_hist, sizeof(to->rx_hist));
+	memcpy(to->tx_hist, h->tx_hist, sizeof(to->tx_hist));
+	return (long)(to - t->hosts);
+}
+
+void hosttab_follow(struct hosttab *t, const struct hosttab *src)
+{
+	t->tick = src->tick;
+	memcpy(t->interval, src->interval, sizeof(t->interval));
+	memcpy(t->bytes_hist, src->bytes_hist, sizeof(t->bytes_hist));
+	t->last_interval = src->last_interval;
+	t->other = src->other;
+	t->departed = src->departed;
+}
+
 size_t hosttab_count(const struct hosttab *t)
 {
 	return t->count;

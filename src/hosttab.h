@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../bpf/flowtop.h"
+#include "geo.h"
 
 #define HISTORY_SLOTS 40 /* samples kept: 40 s at the default 1 s delay */
 
@@ -30,6 +31,8 @@ struct host {
 	float peak;			 /* highest 2 s rate both ways, bytes/s */
 	uint64_t links;			 /* the interfaces it was seen on: link_bit() of their
 					  * slots; 0 when one interface is watched */
+	struct geo_info geo;		 /* where it is: looked up when first asked (a group
+					  * by AS or country, the JSON's), then kept */
 	uint16_t rx_hist[HISTORY_SLOTS]; /* bytes received in sample n, at n % HISTORY_SLOTS */
 	uint16_t tx_hist[HISTORY_SLOTS]; /* and sent; in hist_encode()'s form */
 } __attribute__((aligned(64)));
@@ -100,6 +103,18 @@ const struct flow_counters *hosttab_other(const struct hosttab *t);
 /* Host i, 0 <= i < count, in no particular order (indices stay while it stays). */
 const struct host *hosttab_get(const struct hosttab *t, size_t i);
 const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *key);
+/* Host i as hosttab_get() has it, to fill in what the table leaves to its users (geo). */
+struct host *hosttab_at(struct hosttab *t, size_t i);
+/* The index of h, a host of t's. */
+size_t hosttab_index(const struct hosttab *t, const struct host *h);
+
+/* A table of rows made from another's hosts (groups of them, src/groups.h), so that
+ * everything that shows hosts shows them: hosttab_put() adds h as it is (counters,
+ * history up to h->tick, peak, links, geo) under h->addr, which t must not hold yet,
+ * and returns its index or -ENOMEM; hosttab_follow() gives t src's sample clock, totals
+ * history and "other", so that rates, shares and "other" read as src's do. */
+long hosttab_put(struct hosttab *t, const struct host *h);
+void hosttab_follow(struct hosttab *t, const struct hosttab *src);
 
 /* Bytes per second counted on hosts (each frame twice: at its source and destination)
  * over the last `seconds`, departed hosts included. */

@@ -171,6 +171,61 @@ static void write_json_links(FILE *f, const struct report *r)
 	fputc(']', f);
 }
 
+/* What a row is called: a host's address, or its group's label (AS names with with_name). */
+static const char *row_label(const struct report *r, const struct host *h, bool with_name,
+			     char buf[GROUP_LABEL_LEN])
+{
+	return r->groups ? groups_label(r->groups, &h->addr, with_name, buf)
+			 : fmt_addr(&h->addr, buf);
+}
+
+/* ,"asn":N,"as_name":"..","country":"..": where a host is (null where unknown; a
+ * special range's kind in place of a country) */
+static void write_json_geo(FILE *f, struct geo *geo, const struct geo_info *gi)
+{
+	const char *name = gi->class == GEO_PUBLIC ? geo_as_name(geo, gi->asn) : NULL;
+	char cc[3] = { gi->cc[0], gi->cc[1], '\0' };
+
+	if (gi->asn)
+		fprintf(f, ",\"asn\":%u", (unsigned)gi->asn);
+	else
+		fputs(",\"asn\":null", f);
+	fputs(",\"as_name\":", f);
+	if (name)
+		report_json_string(f, name);
+	else
+		fputs("null", f);
+	fputs(",\"country\":", f);
+	if (gi->class != GEO_PUBLIC && gi->class != GEO_NO_DATABASE)
+		report_json_string(f, geo_class_name(gi->class));
+	else if (cc[0])
+		report_json_string(f, cc);
+	else
+		fputs("null", f);
+}
+
+/* {"group":"AS15169","as_name":"GOOGLE","hosts":3: a group row's opening */
+static void write_json_group(FILE *f, const struct report *r, const struct host *h)
+{
+	char label[GROUP_LABEL_LEN], cc[3];
+	const char *name;
+	uint32_t asn;
+
+	fputs("{\"group\":", f);
+	report_json_string(f, row_label(r, h, false, label));
+	groups_geo(r->groups, &h->addr, &asn, &name, cc);
+	if (asn) {
+		fputs(",\"as_name\":", f);
+		if (name)
+			report_json_string(f, name);
+		else
+			fputs("null", f);
+	}
+	if (cc[0])
+		fprintf(f, ",\"country\":\"%s\"", cc);
+	fprintf(f, ",\"hosts\":%u", groups_hosts(r->groups, &h->addr));
+}
+
 static void write_json(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
@@ -196,11 +251,22 @@ static void write_json(FILE *f, const struct report *r)
 		r->nhosts > r->nrows ? r->nhosts : r->nrows);
 	fprintf(f, "\"other\":{\"hosts\":%" PRIu64, t->evicted);
 	write_json_counters(f, &t->other);
-	fputs("},\"hosts\":[", f);
+	if (r->groups)
+		fprintf(f, "},\"group_by\":\"%s\",\"groups\":[",
+			group_by_name(groups_by(r->groups)));
+	else
+		fputs("},\"hosts\":[", f);
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fprintf(f, "%s{\"ip\":\"%s\"", i ? "," : "", fmt_addr(&h->addr, addr));
+		fputs(i ? "," : "", f);
+		if (r->groups) {
+			write_json_group(f, r, h);
+		} else {
+			fprintf(f, "{\"ip\":\"%s\"", fmt_addr(&h->addr, addr));
+			if (r->geo)
+				write_json_geo(f, r->geo, &h->geo);
+		}
 		write_json_counters(f, &h->total);
 		for (k = 0; k < NRATES; k++)
 			fprintf(f, ",\"%s\":%.3f", rate_fields[k].name,
@@ -215,13 +281,29 @@ static void write_json(FILE *f, const struct report *r)
 	fputs("]}\n", f);
 }
 
+/* A CSV field, quoted when it holds a comma or a quote (an AS name may) */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 static void write_csv(FILE *f, const struct report *r)
 {
 	double dt = r->totals->interval;
-	char addr[FMT_ADDR_LEN];
+	char label[GROUP_LABEL_LEN];
 	size_t i, k;
 
-	fputs("ip", f);
+	fputs(r->groups ? "group,hosts" : "ip", f);
 #define CSV_TITLE(field) fputs("," #field, f);
 	FLOW_COUNTERS_FIELDS(CSV_TITLE)
 #undef CSV_TITLE
@@ -231,7 +313,12 @@ static void write_csv(FILE *f, const struct report *r)
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fputs(fmt_addr(&h->addr, addr), f);
+		if (r->groups) {
+			csv_field(f, row_label(r, h, true, label));
+			fprintf(f, ",%u", groups_hosts(r->groups, &h->addr));
+		} else {
+			fputs(fmt_addr(&h->addr, label), f);
+		}
 #define CSV_VALUE(field) fprintf(f, ",%" PRIu64, (uint64_t)h->total.field);
 		FLOW_COUNTERS_FIELDS(CSV_VALUE)
 #undef CSV_VALUE
@@ -272,7 +359,7 @@ static void write_text_links(FILE *f, const struct report *r)
 static void write_text(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
-	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN], rx[16], tx[16], pps[16], bps[16];
+	char when[FMT_TIME_LEN], label[GROUP_LABEL_LEN], rx[16], tx[16], pps[16], bps[16];
 	size_t i;
 
 	fprintf(f, "%s  %s%s%s%s  interval %.*f s\n", report_time(r, when), r->iface,
@@ -291,18 +378,20 @@ static void write_text(FILE *f, const struct report *r)
 	if ((r->links && r->several))
 		write_text_links(f, r);
 	if (r->nhosts > r->nrows)
-		fprintf(f, "the %zu busiest of %zu hosts\n", r->nrows, r->nhosts);
-	fprintf(f, "%-39s %10s %12s %10s %12s %10s %10s%s\n", "ADDRESS", "RX PKTS", "RX BYTES",
-		"TX PKTS", "TX BYTES", "RX RATE", "TX RATE",
-		(r->links && r->several) ? " IFACE" : "");
+		fprintf(f, "the %zu busiest of %zu %s\n", r->nrows, r->nhosts,
+			r->groups ? "groups" : "hosts");
+	fprintf(f, "%-39s%s %10s %12s %10s %12s %10s %10s%s\n", r->groups ? "GROUP" : "ADDRESS",
+		r->groups ? "  HOSTS" : "", "RX PKTS", "RX BYTES", "TX PKTS", "TX BYTES", "RX RATE",
+		"TX RATE", (r->links && r->several) ? " IFACE" : "");
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fprintf(f,
-			"%-39s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s",
-			fmt_addr(&h->addr, addr), (uint64_t)h->total.rx_packets,
-			(uint64_t)h->total.rx_bytes, (uint64_t)h->total.tx_packets,
-			(uint64_t)h->total.tx_bytes,
+		fprintf(f, "%-39.39s", row_label(r, h, true, label));
+		if (r->groups)
+			fprintf(f, " %6u", groups_hosts(r->groups, &h->addr));
+		fprintf(f, " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s",
+			(uint64_t)h->total.rx_packets, (uint64_t)h->total.rx_bytes,
+			(uint64_t)h->total.tx_packets, (uint64_t)h->total.tx_bytes,
 			fmt_scaled(per_second(BITS(h->delta.rx_bytes), t->interval), "b/s", rx,
 				   sizeof(rx)),
 			fmt_scaled(per_second(BITS(h->delta.tx_bytes), t->interval), "b/s", tx,
@@ -337,9 +426,10 @@ int report_select(struct report *r, const struct hosttab *t, const struct filter
 	}
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_get(t, i);
-		char addr[FMT_ADDR_LEN];
+		char label[GROUP_LABEL_LEN];
 
-		if (f->kind == FILTER_NONE || filter_match(f, &h->addr, fmt_addr(&h->addr, addr)))
+		if (f->kind == FILTER_NONE ||
+		    filter_match(f, &h->addr, row_label(r, h, true, label)))
 			(*rows)[kept++] = h;
 	}
 	if (!limit || limit > kept)

@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "filter.h"
+#include "geo.h"
+#include "groups.h"
 #include "hosttab.h"
 #include "iface.h"
 #include "sampler.h"
@@ -31,11 +33,14 @@ struct report {
 	const struct flow_totals *totals;
 	const struct host *const *rows; /* in the order to print */
 	size_t nrows;
-	size_t nhosts; /* hosts rows was chosen from (a limit printed only nrows) */
+	size_t nhosts;		     /* hosts rows was chosen from (a limit printed only nrows) */
+	const struct groups *groups; /* rows are its groups (src/groups.h), or NULL: hosts */
+	struct geo *geo; /* hosts' AS and country in JSON (their geo looked up), or NULL */
 };
 
 /* Fills r's rows with the hosts of t that pass f, the `limit` busiest first (0: all),
- * in *rows (grown as needed, *cap its size). 0 or -ENOMEM. */
+ * in *rows (grown as needed, *cap its size); the rows of r->groups' table when it is
+ * set (t then its table), matched by their labels. 0 or -ENOMEM. */
 int report_select(struct report *r, const struct hosttab *t, const struct filter *f, size_t limit,
 		  const struct host ***rows, size_t *cap);
 

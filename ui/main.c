@@ -81,10 +81,23 @@ static int check_ifaces(const char *list, char *err, size_t errlen)
 	return n < 0 ? n : 0;
 }
 
+/* The location database (AS and country), when there is one; that there is none is
+ * said only where it was asked for: --geo-db, --group as or country. */
+static struct geo *open_geo(const struct cli_opts *opts)
+{
+	char err[512];
+	struct geo *geo = geo_open(opts->geo_db, err, sizeof(err));
+
+	if (!geo && (opts->geo_db || opts->group.by == GROUP_AS || opts->group.by == GROUP_COUNTRY))
+		fprintf(stderr, "flowtop: %s: AS and country show as -\n", err);
+	return geo;
+}
+
 /* -r: a capture file through the filter, in batch mode or on the screen. */
 static int read_file(const struct cli_opts *opts)
 {
 	char err[1024], missing[64];
+	struct geo *geo = NULL;
 	struct pcapfile *pf;
 	struct capture *cap;
 	int ret;
@@ -108,9 +121,12 @@ static int read_file(const struct cli_opts *opts)
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
 	if (ret)
 		ret = fail(opts, EXIT_FAILURE_, err);
+	else if (opts->batch)
+		ret = (int)batch_read(cap, pf, opts, geo = open_geo(opts));
 	else
-		ret = opts->batch ? (int)batch_read(cap, pf, opts) : ui_run(cap, opts, NULL, pf);
+		ret = ui_run(cap, opts, NULL, pf);
 	capture_free(cap);
+	geo_close(geo);
 	pcapfile_close(pf);
 	return ret;
 }
@@ -122,6 +138,7 @@ int main(int argc, char **argv)
 	struct caps_user user;
 	char err[1024], missing[64];
 	struct exporter *exp = NULL;
+	struct geo *geo = NULL;
 	int ret, listen_fd = -1;
 
 	switch (cli_parse(argc, argv, &opts, stdout, err, sizeof(err))) {
@@ -206,8 +223,12 @@ int main(int argc, char **argv)
 			return fail(&opts, EXIT_FAILURE_, ret ? strerror(-ret) : err);
 		}
 	}
-	ret = opts.batch ? (int)batch_run(cap, &opts, exp) : ui_run(cap, &opts, exp, NULL);
+	if (opts.batch)
+		ret = (int)batch_run(cap, &opts, exp, geo = open_geo(&opts));
+	else
+		ret = ui_run(cap, &opts, exp, NULL);
 	exporter_stop(exp);
 	capture_free(cap);
+	geo_close(geo);
 	return ret;
 }

@@ -15,5 +15,5 @@ out=$(setpriv --reuid=65534 --regid=65534 --clear-groups env PKG_CONFIG_LIBDIR=/
 rc=$?
 check "libraries missing, not root: exit 1" [ "$rc" = 1 ]
 check "names exactly the missing packages" \
-	grep -q "missing packages: libbpf-dev libcap-ng-dev libelf-dev libmicrohttpd-dev libncurses-dev libpcap-dev zlib1g-dev$" <<<"$out"
+	grep -q "missing packages: libbpf-dev libcap-ng-dev libelf-dev libloc-dev libmicrohttpd-dev libncurses-dev libpcap-dev zlib1g-dev$" <<<"$out"
 summary

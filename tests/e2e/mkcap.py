@@ -18,6 +18,11 @@ KIND is one of:
   cut       Ethernet, snap length 60: one 1514-byte frame cut to 60
   wifi      one frame of link type IEEE 802.11 (105), which flowtop does not read
   truncated the clock capture with its last record cut in the middle
+  world     Ethernet, one frame a second, 100-byte UDP datagrams between addresses whose
+            AS and country the packaged location database states (8.8.8.8, 8.8.4.4 and
+            2001:4860:4860::8888: AS15169, US; 1.1.1.1: AS13335; 193.0.6.139: AS3333,
+            NL) and special ranges (private, documentation, link-local, multicast):
+            see WORLD below
 """
 import struct
 import sys
@@ -38,8 +43,41 @@ def ipv4_udp(payload=100, src=(10, 0, 0, 1), dst=(10, 0, 0, 2)):
     return bytes(ip) + struct.pack("!HHHH", 4000, 9, 8 + payload, 0) + bytes(payload)
 
 
+def ipv6_udp(src, dst, payload=100):
+    return (struct.pack("!IHBB16s16s", 0x60000000, 8 + payload, 17, 64, bytes(src), bytes(dst))
+            + struct.pack("!HHHH", 4000, 9, 8 + payload, 0) + bytes(payload))
+
+
 def eth(ip):
-    return bytes.fromhex("020000000002" "020000000001") + b"\x08\x00" + ip
+    kind = b"\x86\xdd" if ip[0] >> 4 == 6 else b"\x08\x00"
+    return bytes.fromhex("020000000002" "020000000001") + kind + ip
+
+
+# (source, destination, frames): 142 bytes on the wire for IPv4, 162 for IPv6
+WORLD = [
+    ("8.8.8.8", "192.168.1.10", 3),
+    ("8.8.4.4", "192.168.1.10", 1),
+    ("1.1.1.1", "192.168.1.10", 2),
+    ("193.0.6.139", "10.0.0.1", 1),
+    ("2001:4860:4860::8888", "fd00::1", 2),
+    ("10.0.0.1", "192.0.2.7", 1),
+    ("169.254.1.1", "224.0.0.251", 1),
+]
+
+
+def world_frames():
+    import ipaddress
+    out, t = [], 0
+    for src, dst, n in WORLD:
+        a, b = ipaddress.ip_address(src), ipaddress.ip_address(dst)
+        if a.version == 6:
+            frame = eth(ipv6_udp(a.packed, b.packed))
+        else:
+            frame = eth(ipv4_udp(src=a.packed, dst=b.packed))
+        for _ in range(n):
+            out.append(((T0 + t, 0), frame, len(frame)))
+            t += 1
+    return out
 
 
 def pcap(linktype, frames, nano=False, snaplen=65535):
@@ -94,6 +132,8 @@ def main():
         data = pcap(1, [(first, full[:60], len(full))], snaplen=60)
     elif kind == "wifi":
         data = pcap(105, [(first, bytes(40), 40)])
+    elif kind == "world":
+        data = pcap(1, world_frames())
     elif kind == "truncated":
         data = pcap(1, clock_frames())[:-50]
     else:

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_groups.sh -- rows by prefix, AS and country (--group): a crafted capture of
+# addresses whose AS and country the packaged location database states (mkcap.py
+# world) read with -r and replayed live across a veth; every output (JSON, text, CSV,
+# -o), the filter on groups, the hosts' AS and country in JSON, a database missing.
+. "$(dirname "$0")/lib.sh"
+need_root 17
+
+here=$(dirname "$0")
+world=$E2E_TMP/world.pcap
+python3 "$here/mkcap.py" world "$world" || { fail "mkcap.py failed"; summary; exit; }
+# read ARGS...: the capture in one sample, its JSON in $E2E_TMP/out.json
+read_json() { "$FLOWTOP" -r "$world" -b --json -d 100 "$@" >"$E2E_TMP/out.json" 2>"$E2E_TMP/err"; }
+# grp LABEL JQ: the group LABEL of out.json satisfies JQ
+grp() { jqt ".groups[] | select(.group == \"$1\") | $2" "$E2E_TMP/out.json"; }
+ip_is() { jqt ".hosts[] | select(.ip == \"$1\") | $2" "$E2E_TMP/out.json"; }
+
+read_json --group as
+check "--group as: seven groups, the frames' totals" \
+	jqt '.group_by == "as" and (.groups | length) == 7 and .totals.packets == 11 and ([.groups[].tx_packets] | add) == 11' "$E2E_TMP/out.json"
+check "--group as: AS15169 is 8.8.8.8, 8.8.4.4 and 2001:4860:4860::8888" \
+	grp AS15169 '.as_name == "GOOGLE" and .hosts == 3 and .tx_packets == 6 and .tx_bytes == 892 and .rx_packets == 0'
+check "--group as: AS13335 and AS3333, one host each" \
+	eval 'grp AS13335 ".hosts == 1 and .tx_bytes == 284" && grp AS3333 ".hosts == 1 and .tx_bytes == 142 and (.as_name | test(\"RIPE\"))"'
+check "--group as: private, documentation, link-local and multicast say so" \
+	eval 'grp private ".hosts == 3 and .rx_packets == 9 and .rx_bytes == 1318 and .tx_packets == 1" &&
+	      grp documentation ".hosts == 1 and .rx_bytes == 142" && grp link-local ".tx_bytes == 142" &&
+	      grp multicast ".rx_bytes == 142"'
+read_json --group country
+check "--group country: US three hosts, NL one" \
+	eval 'grp US ".country == \"US\" and .hosts == 3 and .tx_bytes == 892" && grp NL ".hosts == 1 and .tx_bytes == 142"'
+read_json --group prefix
+check "--group prefix: /24 and /48 by default" \
+	eval 'grp 8.8.8.0/24 ".hosts == 1 and .tx_bytes == 426" && grp 8.8.4.0/24 ".hosts == 1" &&
+	      grp 2001:4860:4860::/48 ".tx_bytes == 324" && grp 192.168.1.0/24 ".rx_packets == 6"'
+read_json --group prefix --prefix 16,32
+check "--prefix 16,32: 8.8.0.0/16 holds both Google IPv4 hosts" \
+	eval 'grp 8.8.0.0/16 ".hosts == 2 and .tx_packets == 4 and .tx_bytes == 568" && grp 2001:4860::/32 ".hosts == 1" &&
+	      jqt "(.groups | length) == 10" "$E2E_TMP/out.json"'
+read_json
+check "hosts: asn, as_name and country in JSON; a special range in place of a country" \
+	eval 'ip_is 8.8.8.8 ".asn == 15169 and .as_name == \"GOOGLE\" and .country == \"US\"" &&
+	      ip_is 193.0.6.139 ".asn == 3333 and .country == \"NL\"" &&
+	      ip_is 10.0.0.1 ".asn == null and .as_name == null and .country == \"private\"" &&
+	      ip_is fd00::1 ".country == \"private\"" && ip_is 224.0.0.251 ".country == \"multicast\""'
+read_json --group as -f GOOGLE
+check "-f on groups: text in the AS name" jqt '(.groups | length) == 1 and .groups[0].group == "AS15169"' "$E2E_TMP/out.json"
+read_json --group country -f NL
+check "-f on groups: a country code" jqt '(.groups | length) == 1 and .groups[0].hosts == 1' "$E2E_TMP/out.json"
+read_json --group prefix -f 8.0.0.0/8
+check "-f on groups: a CIDR" jqt '[.groups[].group] == ["8.8.8.0/24", "8.8.4.0/24"]' "$E2E_TMP/out.json"
+
+"$FLOWTOP" -r "$world" -b -d 100 --group as >"$E2E_TMP/out.txt"
+check "text: GROUP and HOSTS columns, the AS with its name" \
+	eval 'grep -q "^GROUP  *HOSTS  *RX PKTS" "$E2E_TMP/out.txt" &&
+	      grep -Eq "^AS15169 GOOGLE +3 +0 +0 +6 +892 " "$E2E_TMP/out.txt"'
+"$FLOWTOP" -r "$world" -b -d 100 --group country -o "$E2E_TMP/snap.csv" >/dev/null
+check "-o CSV: a line a group, with its hosts" \
+	eval 'head -n 1 "$E2E_TMP/snap.csv" | grep -q "^group,hosts,rx_packets," &&
+	      grep -q "^US,3,0,0,6,892," "$E2E_TMP/snap.csv" && [ "$(wc -l <"$E2E_TMP/snap.csv")" = 8 ]'
+
+read_json --group as --geo-db "$E2E_TMP/none.db"
+rc=$?
+check "no database: said once, AS and country '-', the ranges still named" \
+	eval '[ "$rc" = 0 ] && [ "$(grep -c "cannot open the location database $E2E_TMP/none.db" "$E2E_TMP/err")" = 1 ] &&
+	      grep -q "AS and country show as -" "$E2E_TMP/err" &&
+	      grp - ".hosts == 5 and .tx_packets == 9" && grp private ".hosts == 3"'
+"$FLOWTOP" -r "$world" -b --json -d 100 --geo-db /etc/hostname >"$E2E_TMP/out.json" 2>"$E2E_TMP/err"
+check "a file that is no database: said, and the hosts have no AS" \
+	eval 'grep -q "/etc/hostname is not a location database" "$E2E_TMP/err" && ip_is 8.8.8.8 ".asn == null and .country == null"'
+
+# live: the same frames across a veth to flowtop watching with --group as
+bash "$CORPUS/replay.sh" -q --samples "$E2E_TMP/live.jsonl" "$world" -- \
+	"$FLOWTOP" -i '{IF}' -b --json -d 0.1 --group as -o "$E2E_TMP/live.json" 2>"$E2E_TMP/live.err"
+rc=$?
+cp "$E2E_TMP/live.json" "$E2E_TMP/out.json" 2>/dev/null
+check "live --group as: the replayed frames in the right groups" \
+	eval '[ "$rc" = 0 ] && grp AS15169 ".hosts == 3 and .tx_packets == 6 and .tx_bytes == 892" &&
+	      grp private ".hosts == 3 and .rx_packets == 9" && jqt ".totals.packets == 11" "$E2E_TMP/out.json"'
+check "live --group as: every sample printed groups" \
+	eval 'jq -e -s "all(.[]; .group_by == \"as\" and has(\"groups\"))" "$E2E_TMP/live.jsonl" >/dev/null'
+summary
