@@ -44,6 +44,19 @@ static double v_ifaces(const struct row *r)
 {
 	return (double)r->host.links;
 }
+static double v_hosts(const struct row *r)
+{
+	return r->host.members;
+}
+static double v_as(const struct row *r)
+{
+	return r->host.geo.asn;
+}
+static double v_cc(const struct row *r)
+{
+	return (double)(r->host.geo.class << 16 | (uint8_t)r->host.geo.cc[0] << 8 |
+			(uint8_t)r->host.geo.cc[1]);
+}
 static double v_history(const struct row *r)
 {
 	return r->rx40 + r->tx40;
@@ -89,6 +102,9 @@ KEY(k_rx_bytes, h->total.rx_bytes)
 KEY(k_tx_pkts, h->total.tx_packets)
 KEY(k_tx_bytes, h->total.tx_bytes)
 KEY(k_ifaces, h->links)
+KEY(k_hosts, h->members)
+KEY(k_as, h->geo.asn)
+KEY(k_cc, h->geo.class << 16 | (uint8_t)h->geo.cc[0] << 8 | (uint8_t)h->geo.cc[1])
 #undef RX
 #undef TX
 #undef KEY
@@ -110,6 +126,9 @@ const struct column columns[COL__COUNT] = {
 	[COL_TX_PKTS] = { "txpkts", VIEW_TOTALS, KIND_PACKETS, v_tx_pkts, k_tx_pkts },
 	[COL_TX_BYTES] = { "txbytes", VIEW_TOTALS, KIND_BYTES, v_tx_bytes, k_tx_bytes },
 	[COL_IFACE] = { "iface", BOTH | VIEW_SEVERAL, KIND_IFACES, v_ifaces, k_ifaces },
+	[COL_HOSTS] = { "hosts", BOTH | VIEW_GROUPS, KIND_COUNT, v_hosts, k_hosts },
+	[COL_AS] = { "as", BOTH | VIEW_GEO, KIND_AS, v_as, k_as },
+	[COL_CC] = { "cc", BOTH | VIEW_GEO, KIND_CC, v_cc, k_cc },
 	[COL_SHARE] = { "share", BOTH, KIND_BAR, v_share, k_both2 },
 	[COL_HISTORY] = { "history", VIEW_RATES, KIND_HISTORY, v_history, k_both40 },
 };
@@ -128,6 +147,7 @@ void row_fill(struct row *r, const struct hosttab *t, const struct host *h, doub
 {
 	r->host = *h;
 	r->name = NULL;
+	r->label[0] = r->as[0] = r->cc[0] = '\0';
 	r->rx2 = hosttab_rate(t, h, 2, 0);
 	r->tx2 = hosttab_rate(t, h, 2, 1);
 	r->rx10 = hosttab_rate(t, h, 10, 0);
@@ -170,19 +190,23 @@ void column_format(enum col_id col, const struct row *r, bool bits, char *buf, s
 	case KIND_IFACES:
 		snprintf(buf, len, "%s", r->ifaces);
 		break;
-	case KIND_TEXT:
-		if (r->name) {
-			snprintf(buf, len, "%s", r->name);
-		} else {
-			char addr[FMT_ADDR_LEN];
+	case KIND_TEXT: {
+		char title[GROUP_LABEL_LEN];
 
-			snprintf(buf, len, "%s", fmt_addr(&r->host.addr, addr));
-		}
+		snprintf(buf, len, "%s", row_title(r, title));
+		break;
+	}
+	case KIND_AS:
+		snprintf(buf, len, "%s", r->as);
+		break;
+	case KIND_CC:
+		snprintf(buf, len, "%s", r->cc);
 		break;
 	case KIND_RATE:
 		fmt_scaled(bits ? v * 8 : v, bits ? "b" : "B", buf, len);
 		break;
 	case KIND_PACKETS:
+	case KIND_COUNT:
 		fmt_scaled(v, "", buf, len);
 		break;
 	case KIND_BYTES:
@@ -201,4 +225,13 @@ void column_format(enum col_id col, const struct row *r, bool bits, char *buf, s
 			buf[0] = '\0';
 		break;
 	}
+}
+
+const char *row_title(const struct row *r, char buf[GROUP_LABEL_LEN])
+{
+	if (r->label[0])
+		return r->label;
+	if (r->name)
+		return r->name;
+	return fmt_addr(&r->host.addr, buf);
 }

@@ -8,18 +8,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "groups.h"
 #include "hosttab.h"
 
-/* One host as the screen shows it: its counters and its windowed rates. */
+/* One host (or group of hosts) as the screen shows it: its counters and its windowed
+ * rates. */
 struct row {
-	struct host host;  /* a copy: the table may change while the screen is paused */
-	const char *name;  /* its reverse DNS name (the cache owns it), or NULL */
-	double rx2, tx2;   /* bytes/s over 2 s */
-	double rx10, tx10; /* 10 s */
-	double rx40, tx40; /* 40 s */
-	double peak;	   /* highest 2 s rate, both ways */
-	double share;	   /* of the traffic counted on hosts over 2 s, 0..1 (see view.h) */
-	char ifaces[48];   /* the interfaces it was seen on, "eth0+wg0" (several watched) */
+	struct host host;	     /* a copy: the table may change while the screen is paused */
+	const char *name;	     /* its reverse DNS name (the cache owns it), or NULL */
+	char label[GROUP_LABEL_LEN]; /* a group's: "AS15169 GOOGLE" ("": a host) */
+	char as[GROUP_LABEL_LEN];    /* a host's AS, "AS15169 GOOGLE", or its kind of range */
+	char cc[16];		     /* and its country, or its kind of range */
+	double rx2, tx2;	     /* bytes/s over 2 s */
+	double rx10, tx10;	     /* 10 s */
+	double rx40, tx40;	     /* 40 s */
+	double peak;		     /* highest 2 s rate, both ways */
+	double share;	 /* of the traffic counted on hosts over 2 s, 0..1 (see view.h) */
+	char ifaces[48]; /* the interfaces it was seen on, "eth0+wg0" (several watched) */
 };
 
 enum col_id {
@@ -36,6 +41,9 @@ enum col_id {
 	COL_TX_PKTS,
 	COL_TX_BYTES,
 	COL_IFACE,
+	COL_HOSTS,
+	COL_AS,
+	COL_CC,
 	COL_SHARE,
 	COL_HISTORY,
 	COL__COUNT,
@@ -47,13 +55,19 @@ enum col_kind {
 	KIND_PACKETS,
 	KIND_BYTES,
 	KIND_BAR,
+	KIND_COUNT,
 	KIND_IFACES, /* row.ifaces */
+	KIND_AS,     /* row.as */
+	KIND_CC,     /* row.cc */
 	KIND_HISTORY /* a sparkline of the last samples: the screen draws it (ui/spark.h) */
 };
 
-#define VIEW_RATES   1u /* the rates view shows the column */
-#define VIEW_TOTALS  2u /* the cumulative view shows it */
-#define VIEW_SEVERAL 4u /* only while more than one interface is watched */
+#define VIEW_RATES   1u	 /* the rates view shows the column */
+#define VIEW_TOTALS  2u	 /* the cumulative view shows it */
+#define VIEW_SEVERAL 4u	 /* only while more than one interface is watched */
+#define VIEW_GROUPS  8u	 /* only on a table of groups */
+#define VIEW_GEO     16u /* only on a table of hosts with AS and country on */
+#define VIEW_ONLY    (VIEW_SEVERAL | VIEW_GROUPS | VIEW_GEO)
 
 struct column {
 	const char *name; /* for -s, the help and dumps: "rx2", "addr" */
@@ -66,13 +80,23 @@ struct column {
 
 extern const struct column columns[COL__COUNT];
 
-/* Whether col is one of the view's: the rates or the totals view, one interface
- * watched or several. */
-static inline bool column_in_view(int col, bool totals, bool several)
+/* Whether col is one of a view's: `shown` is the view's VIEW_* bits (view_columns():
+ * the rates or the totals view, several interfaces, groups, AS and country). */
+static inline bool column_in_view(int col, unsigned shown)
 {
-	return columns[col].views & (totals ? VIEW_TOTALS : VIEW_RATES) &&
-	       (several || !(columns[col].views & VIEW_SEVERAL));
+	return columns[col].views & shown & (VIEW_RATES | VIEW_TOTALS) &&
+	       !(columns[col].views & VIEW_ONLY & ~shown);
 }
+
+/* Whether col's cells are text (the interfaces, AS, country), not numbers. */
+static inline bool column_is_text(int col)
+{
+	return columns[col].kind == KIND_IFACES || columns[col].kind == KIND_AS ||
+	       columns[col].kind == KIND_CC;
+}
+
+/* What a row is called: a group's label, else the host's name, else its address. */
+const char *row_title(const struct row *r, char buf[GROUP_LABEL_LEN]);
 
 /* The column called name (case-insensitive), or -1. */
 int column_by_name(const char *name);

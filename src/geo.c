@@ -196,3 +196,25 @@ const char *geo_as_name(struct geo *g, uint32_t asn)
 	}
 	return n->name[0] ? n->name : NULL;
 }
+
+void geo_format(struct geo *g, const struct geo_info *gi, char *as, size_t aslen, char *cc,
+		size_t cclen)
+{
+	const char *name;
+
+	if (gi->class == GEO_NOT_LOOKED_UP) {
+		snprintf(as, aslen, "%s", "");
+		snprintf(cc, cclen, "%s", "");
+	} else if (gi->class != GEO_PUBLIC) {
+		snprintf(as, aslen, "%s", geo_class_name(gi->class));
+		snprintf(cc, cclen, "%s", geo_class_name(gi->class));
+	} else {
+		name = geo_as_name(g, gi->asn);
+		if (gi->asn)
+			snprintf(as, aslen, "AS%u%s%s", (unsigned)gi->asn, name ? " " : "",
+				 name ? name : "");
+		else
+			snprintf(as, aslen, "-");
+		snprintf(cc, cclen, "%.2s", gi->cc[0] ? gi->cc : "-");
+	}
+}

@@ -48,6 +48,10 @@ enum geo_class geo_classify(const struct flow_key *addr);
 /* A class's name as shown in place of a country or an AS ("private"), or NULL for
  * GEO_PUBLIC. */
 const char *geo_class_name(enum geo_class c);
+/* What gi says, as the screen's AS and CC cells show it: "AS15169 GOOGLE" and "US", a
+ * special range's kind in both, "-" where unknown, "" when not looked up yet. */
+void geo_format(struct geo *g, const struct geo_info *gi, char *as, size_t aslen, char *cc,
+		size_t cclen);
 /* The name of AS asn, or NULL (no database, or an AS it does not name). Remembered:
  * valid until geo_close(). */
 const char *geo_as_name(struct geo *g, uint32_t asn);

@@ -30,7 +30,6 @@ struct groups {
 	unsigned cur;
 	enum group_by by, prev_by;
 	struct group_opts opts;
-	uint32_t *nhosts; /* by index in tab[cur] */
 	struct member *members;
 	size_t capacity;
 };
@@ -116,7 +115,6 @@ void groups_free(struct groups *g)
 		return;
 	hosttab_free(g->tab[0]);
 	hosttab_free(g->tab[1]);
-	free(g->nhosts);
 	free(g->members);
 	free(g);
 }
@@ -187,6 +185,7 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 	long idx;
 
 	memset(&row, 0, sizeof(row));
+	row.members = (uint32_t)n;
 	row.addr = m[0].key;
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_get(t, m[i].host);
@@ -214,10 +213,7 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 	if (before && before->peak > row.peak)
 		row.peak = before->peak;
 	idx = hosttab_put(tab, &row);
-	if (idx < 0)
-		return (int)idx;
-	g->nhosts[idx] = (uint32_t)n;
-	return 0;
+	return idx < 0 ? (int)idx : 0;
 }
 
 int groups_build(struct groups *g, struct hosttab *t, const struct group_opts *o)
@@ -226,17 +222,15 @@ int groups_build(struct groups *g, struct hosttab *t, const struct group_opts *o
 	struct hist_clock clk;
 	int err = 0;
 
-	if (!g->members || !g->nhosts) {
+	if (!g->members)
 		g->members = malloc(g->capacity * sizeof(*g->members));
-		g->nhosts = malloc(g->capacity * sizeof(*g->nhosts));
-	}
 	g->prev_by = g->by;
 	g->by = o->by;
 	g->opts = *o;
 	g->cur = !g->cur;
 	hosttab_clear(g->tab[g->cur]);
 	hosttab_follow(g->tab[g->cur], t);
-	if (!g->members || !g->nhosts)
+	if (!g->members)
 		return -ENOMEM;
 	if (n > g->capacity)
 		n = g->capacity;
@@ -270,10 +264,9 @@ const struct hosttab *groups_table(const struct groups *g)
 
 unsigned groups_hosts(const struct groups *g, const struct flow_key *key)
 {
-	const struct hosttab *tab = g->tab[g->cur];
-	const struct host *h = hosttab_find(tab, key);
+	const struct host *h = hosttab_find(g->tab[g->cur], key);
 
-	return h ? g->nhosts[hosttab_index(tab, h)] : 0;
+	return h ? h->members : 0;
 }
 
 void groups_geo(const struct groups *g, const struct flow_key *key, uint32_t *asn,
@@ -312,14 +305,15 @@ const char *groups_label(const struct groups *g, const struct flow_key *key, boo
 	case GROUP_COUNTRY:
 		break;
 	}
-	if (key->addr[KEY_CLASS] != GEO_PUBLIC)
-		return geo_class_name(key->addr[KEY_CLASS]);
 	groups_geo(g, key, &asn, &name, cc);
-	if (g->by == GROUP_COUNTRY)
-		return cc[0] ? strcpy(buf, cc) : "-";
-	if (!asn)
-		return "-";
-	snprintf(buf, GROUP_LABEL_LEN, "AS%u%s%s", (unsigned)asn, with_name && name ? " " : "",
-		 with_name && name ? name : "");
+	if (key->addr[KEY_CLASS] != GEO_PUBLIC)
+		snprintf(buf, GROUP_LABEL_LEN, "%s", geo_class_name(key->addr[KEY_CLASS]));
+	else if (g->by == GROUP_COUNTRY)
+		snprintf(buf, GROUP_LABEL_LEN, "%s", cc[0] ? cc : "-");
+	else if (!asn)
+		snprintf(buf, GROUP_LABEL_LEN, "-");
+	else
+		snprintf(buf, GROUP_LABEL_LEN, "AS%u%s%s", (unsigned)asn,
+			 with_name && name ? " " : "", with_name && name ? name : "");
 	return buf;
 }

@@ -61,7 +61,7 @@ unsigned groups_hosts(const struct groups *g, const struct flow_key *key);
 
 /* What a group is called, with the AS's name after its number when with_name:
  * "10.1.2.0/24", "AS15169 GOOGLE", "US", or the kind of address ("private"), "-" when
- * unknown. */
+ * unknown. Written into buf, which it returns. */
 #define GROUP_LABEL_LEN 128
 const char *groups_label(const struct groups *g, const struct flow_key *key, bool with_name,
 			 char buf[GROUP_LABEL_LEN]);

@@ -455,6 +455,7 @@ long hosttab_put(struct hosttab *t, const struct host *h)
 	to->peak = h->peak;
 	to->links = h->links;
 	to->geo = h->geo;
+	to->members = h->members;
 	memcpy(to->rx_hist, h->rx_hist, sizeof(to->rx_hist));
 	memcpy(to->tx_hist, h->tx_hist, sizeof(to->tx_hist));
 	return (long)(to - t->hosts);

@@ -33,6 +33,7 @@ struct host {
 					  * slots; 0 when one interface is watched */
 	struct geo_info geo;		 /* where it is: looked up when first asked (a group
 					  * by AS or country, the JSON's), then kept */
+	uint32_t members;		 /* a group's hosts (src/groups.h); 0 for a host */
 	uint16_t rx_hist[HISTORY_SLOTS]; /* bytes received in sample n, at n % HISTORY_SLOTS */
 	uint16_t tx_hist[HISTORY_SLOTS]; /* and sent; in hist_encode()'s form */
 } __attribute__((aligned(64)));

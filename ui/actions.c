@@ -143,7 +143,7 @@ static unsigned act_bits(struct ui *u)
 static unsigned act_totals(struct ui *u)
 {
 	ui_view(u)->totals = !ui_view(u)->totals;
-	if (!column_in_view(ui_view(u)->sort, ui_view(u)->totals, ui_view(u)->several))
+	if (!column_in_view(ui_view(u)->sort, view_columns(ui_view(u))))
 		ui_view(u)->sort = ui_view(u)->totals ? COL_RX_BYTES : COL_RX2;
 	return REACT_REBUILD;
 }
@@ -202,8 +202,69 @@ void ui_close_conversations(struct ui *u)
 	view_free(&u->conv_view);
 }
 
+/* ---- groups ---- */
+
+/* Shows the hosts of the selected group, the main view's filter and sort kept. */
+static unsigned open_group(struct ui *u)
+{
+	const struct row *r = &u->group_view.rows[u->group_view.selected];
+
+	u->in_group = true;
+	u->main.member_of = &u->group;
+	u->main.member_key = r->host.addr;
+	u->main.selected = u->main.top = 0;
+	snprintf(u->group_title, sizeof(u->group_title), "%s", r->label);
+	return REACT_REBUILD;
+}
+
+static void close_group(struct ui *u)
+{
+	u->in_group = false;
+	u->main.member_of = NULL;
+	u->main.selected = u->main.top = 0;
+}
+
+/* 'a': hosts, then prefixes, then ASes, then countries, then hosts again. */
+static unsigned act_group(struct ui *u)
+{
+	if (u->conv) {
+		ui_status(u, "close the conversations first (Esc)");
+		return REACT_NONE;
+	}
+	close_group(u);
+	u->group.by = (enum group_by)((u->group.by + 1) % (GROUP_COUNTRY + 1));
+	u->group_view.selected = u->group_view.top = 0;
+	u->group_view.totals = u->main.totals;
+	u->group_view.bits = u->main.bits;
+	if (!column_in_view(u->group_view.sort, view_columns(&u->group_view) | VIEW_GROUPS))
+		u->group_view.sort = u->main.totals ? COL_RX_BYTES : COL_RX2;
+	if (!ui_build_groups(u))
+		u->group.by = GROUP_HOST;
+	else if (u->group.by == GROUP_HOST)
+		ui_status(u, "rows by host");
+	else
+		ui_status(u, "rows by %s: %zu groups%s", group_by_name(u->group.by),
+			  hosttab_count(groups_table(u->groups)),
+			  u->group.by >= GROUP_AS && !u->geo
+			      ? " (no location database: AS and country are -)"
+			      : "");
+	return REACT_REBUILD;
+}
+
+/* 'c': the hosts' AS and CC columns. */
+static unsigned act_geo(struct ui *u)
+{
+	u->main.geo = !u->main.geo;
+	if (!u->main.geo && (u->main.sort == COL_AS || u->main.sort == COL_CC))
+		u->main.sort = u->main.totals ? COL_RX_BYTES : COL_RX2;
+	if (u->main.geo && !u->geo)
+		ui_status(u, "no location database: AS and country are - (special ranges named)");
+	return REACT_REBUILD;
+}
+
 /* Opens the conversations of the selected host (in the conversation view: of the
- * selected peer, which becomes the focus). They count from now on. */
+ * selected peer, which becomes the focus); on a table of groups, the selected group's
+ * hosts. Conversations count from now on. */
 static unsigned act_open(struct ui *u)
 {
 	struct view *v = ui_view(u);
@@ -213,9 +274,11 @@ static unsigned act_open(struct ui *u)
 	const char *name;
 
 	if (v->selected >= v->nbuilt) {
-		ui_status(u, "no host selected");
+		ui_status(u, ui_grouped(u) ? "no group selected" : "no host selected");
 		return REACT_NONE;
 	}
+	if (ui_grouped(u))
+		return open_group(u);
 	focus = v->rows[v->selected].host.addr;
 	c = convo_new(&focus, CONVO_DEFAULT_PEERS);
 	if (!c) {
@@ -241,9 +304,12 @@ static unsigned act_open(struct ui *u)
 
 static unsigned act_back(struct ui *u)
 {
-	if (!u->conv)
+	if (u->conv)
+		ui_close_conversations(u);
+	else if (u->in_group)
+		close_group(u);
+	else
 		return REACT_NONE;
-	ui_close_conversations(u);
 	return REACT_REBUILD;
 }
 
@@ -297,6 +363,8 @@ static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
 	[ACT_OPEN] = act_open,
 	[ACT_BACK] = act_back,
 	[ACT_MOUSE] = act_mouse,
+	[ACT_GROUP] = act_group,
+	[ACT_GEO] = act_geo,
 };
 
 void ui_table_key(struct ui *u, int ch)

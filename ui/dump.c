@@ -20,7 +20,7 @@ struct dump {
 static bool shown(const struct view *v, int c)
 {
 	return c != COL_ADDR && columns[c].kind != KIND_HISTORY &&
-	       column_in_view(c, v->totals, v->several);
+	       column_in_view(c, view_columns(v));
 }
 
 /* A cell's number in the screen's unit: rates in bits or bytes per second, the share
@@ -35,13 +35,13 @@ static double number(const struct view *v, int c, const struct row *r)
 static void write_text(FILE *f, const struct dump *d)
 {
 	const struct view *v = d->v;
-	char cell[64], addr[FMT_ADDR_LEN];
+	char cell[GROUP_LABEL_LEN], title[GROUP_LABEL_LEN];
 	size_t i;
 	int c;
 
 	if (d->focus)
 		fprintf(f, "conversations of %s\n", d->focus);
-	fprintf(f, "%-39s", column_layout[COL_ADDR].title);
+	fprintf(f, "%-39s", v->groups ? "GROUP" : column_layout[COL_ADDR].title);
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))
 			fprintf(f, " %*s", column_layout[c].width, column_layout[c].title);
@@ -49,7 +49,7 @@ static void write_text(FILE *f, const struct dump *d)
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
 
-		fprintf(f, "%-39s", r->name ? r->name : fmt_addr(&r->host.addr, addr));
+		fprintf(f, "%-39s", row_title(r, title));
 		for (c = 0; c < COL__COUNT; c++) {
 			if (!shown(v, c))
 				continue;
@@ -57,23 +57,35 @@ static void write_text(FILE *f, const struct dump *d)
 				      columns[c].kind == KIND_BAR
 					  ? (size_t)column_layout[c].width + 1
 					  : sizeof(cell));
-			fprintf(f, columns[c].kind == KIND_IFACES ? " %-*s" : " %*s",
-				column_layout[c].width, cell);
+			fprintf(f, column_is_text(c) ? " %-*s" : " %*s", column_layout[c].width,
+				cell);
 		}
 		fprintf(f, "\n");
 	}
 }
 
-/* ,"text" with its quotes doubled (an interface name may hold a comma or a quote) */
-static void csv_text(FILE *f, const char *s)
+/* A text cell of r in column c. */
+static const char *text_of(int c, const struct row *r)
 {
-	fputs(",\"", f);
+	return columns[c].kind == KIND_AS ? r->as : columns[c].kind == KIND_CC ? r->cc : r->ifaces;
+}
+
+/* "text" with its quotes doubled (an interface or AS name may hold a comma or a quote) */
+static void csv_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+static void csv_text(FILE *f, const char *s)
+{
+	fputc(',', f);
+	csv_quoted(f, s);
 }
 
 static void write_csv(FILE *f, const struct dump *d)
@@ -83,7 +95,7 @@ static void write_csv(FILE *f, const struct dump *d)
 	size_t i;
 	int c;
 
-	fprintf(f, "ip,name");
+	fputs(v->groups ? "group" : "ip,name", f);
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))
 			fprintf(f, ",%s", columns[c].name);
@@ -91,10 +103,13 @@ static void write_csv(FILE *f, const struct dump *d)
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
 
-		fprintf(f, "%s,%s", fmt_addr(&r->host.addr, addr), r->name ? r->name : "");
+		if (v->groups)
+			csv_quoted(f, r->label);
+		else
+			fprintf(f, "%s,%s", fmt_addr(&r->host.addr, addr), r->name ? r->name : "");
 		for (c = 0; c < COL__COUNT; c++)
-			if (shown(v, c) && columns[c].kind == KIND_IFACES)
-				csv_text(f, r->ifaces);
+			if (shown(v, c) && column_is_text(c))
+				csv_text(f, text_of(c, r));
 			else if (shown(v, c))
 				fprintf(f, ",%.6g", number(v, c, r));
 		fprintf(f, "\n");
@@ -116,6 +131,8 @@ static void write_json(FILE *f, const struct dump *d)
 		fputs(",\"conversations_of\":", f);
 		report_json_string(f, d->focus);
 	}
+	if (v->groups)
+		fprintf(f, ",\"group_by\":\"%s\"", group_by_name(groups_by(v->groups)));
 	fprintf(f,
 		",\"view\":\"%s\",\"rate_unit\":\"%s\",\"sort\":\"%s\",\"reverse\":%s,\"rows\":[",
 		v->totals ? "totals" : "rates", v->bits ? "bit/s" : "byte/s", columns[v->sort].name,
@@ -123,15 +140,20 @@ static void write_json(FILE *f, const struct dump *d)
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
 
-		fprintf(f, "%s{\"ip\":\"%s\"", i ? "," : "", fmt_addr(&r->host.addr, addr));
+		if (v->groups) {
+			fprintf(f, "%s{\"group\":", i ? "," : "");
+			report_json_string(f, r->label);
+		} else {
+			fprintf(f, "%s{\"ip\":\"%s\"", i ? "," : "", fmt_addr(&r->host.addr, addr));
+		}
 		if (r->name) {
 			fputs(",\"name\":", f);
 			report_json_string(f, r->name);
 		}
 		for (c = 0; c < COL__COUNT; c++)
-			if (shown(v, c) && columns[c].kind == KIND_IFACES) {
+			if (shown(v, c) && column_is_text(c)) {
 				fprintf(f, ",\"%s\":", columns[c].name);
-				report_json_string(f, r->ifaces);
+				report_json_string(f, text_of(c, r));
 			} else if (shown(v, c)) {
 				fprintf(f, ",\"%s\":%.6g", columns[c].name, number(v, c, r));
 			}

@@ -33,6 +33,8 @@ enum ui_action {
 	ACT_STEP,
 	ACT_FASTER,
 	ACT_SLOWER,
+	ACT_GROUP,
+	ACT_GEO,
 	ACT__COUNT,
 };
 

@@ -82,14 +82,27 @@ static int check_ifaces(const char *list, char *err, size_t errlen)
 }
 
 /* The location database (AS and country), when there is one; that there is none is
- * said only where it was asked for: --geo-db, --group as or country. */
-static struct geo *open_geo(const struct cli_opts *opts)
+ * said (in why: "" when not) only where it was asked for: --geo-db, --group as or
+ * country. */
+static struct geo *open_geo(const struct cli_opts *opts, char *why, size_t len)
 {
 	char err[512];
 	struct geo *geo = geo_open(opts->geo_db, err, sizeof(err));
 
+	why[0] = '\0';
 	if (!geo && (opts->geo_db || opts->group.by == GROUP_AS || opts->group.by == GROUP_COUNTRY))
-		fprintf(stderr, "flowtop: %s: AS and country show as -\n", err);
+		snprintf(why, len, "%s: AS and country show as -", err);
+	return geo;
+}
+
+/* The batch modes say it on stderr, the screen on its status line. */
+static struct geo *open_geo_said(const struct cli_opts *opts)
+{
+	char why[600];
+	struct geo *geo = open_geo(opts, why, sizeof(why));
+
+	if (why[0])
+		fprintf(stderr, "flowtop: %s\n", why);
 	return geo;
 }
 
@@ -98,6 +111,7 @@ static int read_file(const struct cli_opts *opts)
 {
 	char err[1024], missing[64];
 	struct geo *geo = NULL;
+	char why[600];
 	struct pcapfile *pf;
 	struct capture *cap;
 	int ret;
@@ -122,9 +136,9 @@ static int read_file(const struct cli_opts *opts)
 	if (ret)
 		ret = fail(opts, EXIT_FAILURE_, err);
 	else if (opts->batch)
-		ret = (int)batch_read(cap, pf, opts, geo = open_geo(opts));
+		ret = (int)batch_read(cap, pf, opts, geo = open_geo_said(opts));
 	else
-		ret = ui_run(cap, opts, NULL, pf);
+		ret = ui_run(cap, opts, NULL, pf, geo = open_geo(opts, why, sizeof(why)), why);
 	capture_free(cap);
 	geo_close(geo);
 	pcapfile_close(pf);
@@ -224,9 +238,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (opts.batch)
-		ret = (int)batch_run(cap, &opts, exp, geo = open_geo(&opts));
+		ret = (int)batch_run(cap, &opts, exp, geo = open_geo_said(&opts));
 	else
-		ret = ui_run(cap, &opts, exp, NULL);
+		ret = ui_run(cap, &opts, exp, NULL, geo = open_geo(&opts, err, sizeof(err)), err);
 	exporter_stop(exp);
 	capture_free(cap);
 	geo_close(geo);

@@ -113,7 +113,7 @@ static int layout(const struct view *v, enum col_id *shown, int *addr_width)
 	for (;;) { /* the most wanted column that still fits, again and again */
 		best = -1;
 		for (c = 0; c < COL__COUNT; c++)
-			if (!take[c] && column_in_view(c, v->totals, v->several) &&
+			if (!take[c] && column_in_view(c, view_columns(v)) &&
 			    (best < 0 || column_layout[c].keep > column_layout[best].keep))
 				best = c;
 		if (best < 0 || used + 1 + column_layout[best].width > COLS)
@@ -167,19 +167,19 @@ static void draw_header(const struct screen_state *s)
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(0, 0, ' ', COLS);
 	if (s->replay)
-		mvprintw(0, 0, " flowtop  %s  %s  hosts %llu/%llu%s%s%s", s->iface, s->replay,
-			 (unsigned long long)t->live_hosts, (unsigned long long)t->capacity,
-			 s->view->paused ? "  PAUSED" : "",
-			 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
+		mvprintw(0, 0, " flowtop  %s  %s  hosts %llu/%llu", s->iface, s->replay,
+			 (unsigned long long)t->live_hosts, (unsigned long long)t->capacity);
 	else
-		mvprintw(0, 0, " flowtop  %s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu%s%s%s",
+		mvprintw(0, 0, " flowtop  %s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu",
 			 s->iface, s->netns ? " in netns " : "", s->netns ? s->netns : "",
 			 s->iface_lost ? "GONE"
 			 : s->iface_up ? "up"
 				       : "down",
 			 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
-			 (unsigned long long)t->capacity, s->view->paused ? "  PAUSED" : "",
-			 s->view->filter.kind ? "  filter: " : "", s->view->filter.text);
+			 (unsigned long long)t->capacity);
+	printw("%s%s%s%s%s", s->rows_are ? "  " : "", s->rows_are ? s->rows_are : "",
+	       s->view->paused ? "  PAUSED" : "", s->view->filter.kind ? "  filter: " : "",
+	       s->view->filter.text);
 	attroff(theme_attr(THEME_BAR_LINE));
 	if (s->conv_focus) {
 		draw_conversation_header(s);
@@ -348,6 +348,22 @@ static void draw_history(const struct screen_state *s, const struct row *row, in
 		attroff(theme_attr(THEME_IN));
 }
 
+/* The address column's title on a table of groups. */
+static const char *group_title(const struct groups *g)
+{
+	switch (groups_by(g)) {
+	case GROUP_PREFIX:
+		return "PREFIX";
+	case GROUP_AS:
+		return "AS";
+	case GROUP_COUNTRY:
+		return "COUNTRY";
+	case GROUP_HOST:
+		break;
+	}
+	return "ADDRESS";
+}
+
 static void draw_table(const struct screen_state *s, int y0)
 {
 	const struct view *v = s->view;
@@ -370,12 +386,15 @@ static void draw_table(const struct screen_state *s, int y0)
 		if (shown[i] == v->sort)
 			attron(theme_attr(THEME_SORTED));
 		/* the arrow tells the order shown: numbers fall, addresses rise, unless 'r' */
-		snprintf(cell, sizeof(cell), "%s%s", column_layout[shown[i]].title,
+		snprintf(cell, sizeof(cell), "%s%s",
+			 shown[i] == COL_ADDR && v->groups ? group_title(v->groups)
+							   : column_layout[shown[i]].title,
 			 shown[i] != v->sort		    ? ""
 			 : (c->value != NULL) != v->reverse ? " v"
 							    : " ^");
 		mvprintw(y0, x,
-			 c->kind == KIND_RATE || c->kind == KIND_PACKETS || c->kind == KIND_BYTES
+			 c->kind == KIND_RATE || c->kind == KIND_PACKETS || c->kind == KIND_BYTES ||
+				 c->kind == KIND_COUNT
 			     ? "%*.*s"
 			     : "%-*.*s",
 			 w, w, cell);
@@ -411,7 +430,7 @@ static void draw_table(const struct screen_state *s, int y0)
 					attron(theme_attr(THEME_SHARE));
 				mvprintw(line, x,
 					 c->kind == KIND_TEXT || c->kind == KIND_BAR ||
-						 c->kind == KIND_IFACES
+						 column_is_text(shown[i])
 					     ? "%-*.*s"
 					     : "%*.*s",
 					 w, w, cell);
@@ -425,7 +444,9 @@ static void draw_table(const struct screen_state *s, int y0)
 	}
 	if (!v->nrows)
 		mvprintw(y0 + 2, 2, "%s",
-			 v->filter.kind ? "no host matches the filter" : "no traffic yet");
+			 v->filter.kind ? (v->groups ? "no group matches the filter"
+						     : "no host matches the filter")
+					: "no traffic yet");
 }
 
 static void draw_footer(const struct screen_state *s)

@@ -34,6 +34,7 @@ struct screen_state {
 	const char *prompt;		 /* "Filter: 10.0" while typing, or NULL */
 	const struct graph *graph;	 /* the header's traffic graph (see screen_set_graph) */
 	const char *conv_focus;		 /* the conversation view's focus, or NULL: every host */
+	const char *rows_are;		 /* "by AS", "hosts of AS15169 GOOGLE", or NULL */
 	const struct convo_proto_counts *conv_protos; /* its traffic by protocol */
 	double conv_elapsed;			      /* seconds since it opened */
 	bool help;

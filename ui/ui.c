@@ -30,15 +30,58 @@
 
 #define STATUS_SECONDS 5
 
-/* The view on screen: the conversations when open, else the hosts. */
+bool ui_grouped(const struct ui *u)
+{
+	return !u->conv && u->group.by != GROUP_HOST && !u->in_group && u->groups;
+}
+
 struct view *ui_view(struct ui *u)
 {
-	return u->conv ? &u->conv_view : &u->main;
+	return u->conv ? &u->conv_view : ui_grouped(u) ? &u->group_view : &u->main;
 }
 
 static const struct hosttab *shown_hosts(struct ui *u)
 {
-	return u->conv ? convo_peers(u->conv) : capture_hosts(u->cap);
+	if (u->conv)
+		return convo_peers(u->conv);
+	return ui_grouped(u) ? groups_table(u->groups) : capture_hosts(u->cap);
+}
+
+bool ui_build_groups(struct ui *u)
+{
+	int err;
+
+	if (u->group.by == GROUP_HOST)
+		return true;
+	if (!u->groups)
+		u->groups = groups_new(hosttab_capacity(capture_hosts(u->cap)), u->geo);
+	err = u->groups ? groups_build(u->groups, capture_hosts(u->cap), &u->group) : -ENOMEM;
+	if (err)
+		ui_status(u, "cannot group the hosts: %s", strerror(-err));
+	u->group_view.groups = u->groups;
+	return !err;
+}
+
+/* Where the hosts the main view shows are, for its AS and CC columns: each host looked
+ * up once, then kept; every host when the rows are sorted by them, else the rows built. */
+static void locate(struct ui *u, bool every_host)
+{
+	struct hosttab *t = capture_hosts(u->cap);
+	struct view *v = &u->main;
+	size_t i, n = every_host ? hosttab_count(t) : v->nbuilt;
+
+	for (i = 0; i < n; i++) {
+		const struct host *h =
+		    every_host ? hosttab_get(t, i) : hosttab_find(t, &v->rows[i].host.addr);
+		struct host *m = h ? hosttab_at(t, hosttab_index(t, h)) : NULL;
+
+		if (m && m->geo.class == GEO_NOT_LOOKED_UP)
+			geo_lookup(u->geo, &m->addr, &m->geo);
+		if (!every_host && m) {
+			v->rows[i].host.geo = m->geo;
+			view_fill_geo(v, &v->rows[i]);
+		}
+	}
 }
 
 double ui_now(void)
@@ -71,10 +114,16 @@ static void build(struct ui *u, size_t want)
 {
 	size_t page = (size_t)screen_table_rows();
 
+	bool geo = ui_view(u) == &u->main && u->main.geo;
+
 	if (!want)
 		want = ui_view(u)->paused ? VIEW_PAUSED_ROWS : view_want(ui_view(u), page);
+	if (geo && (u->main.sort == COL_AS || u->main.sort == COL_CC))
+		locate(u, true);
 	if (view_build(ui_view(u), shown_hosts(u), want, ui_name_of, u))
 		ui_status(u, "out of memory building the rows");
+	if (geo)
+		locate(u, false);
 	view_select(ui_view(u), 0, page);
 }
 
@@ -134,6 +183,15 @@ static void draw(struct ui *u)
 		.graph = ui_view(u)->paused ? &u->graph_paused : &u->graph,
 	};
 
+	char rows_are[GROUP_LABEL_LEN + 32];
+
+	if (ui_grouped(u)) {
+		snprintf(rows_are, sizeof(rows_are), "by %s", group_by_name(u->group.by));
+		s.rows_are = rows_are;
+	} else if (!u->conv && u->in_group) {
+		snprintf(rows_are, sizeof(rows_are), "hosts of %s", u->group_title);
+		s.rows_are = rows_are;
+	}
 	if (u->conv) {
 		s.conv_focus = u->conv_title;
 		s.conv_protos = convo_protos(u->conv);
@@ -194,6 +252,8 @@ void ui_sample(struct ui *u, double interval)
 	graph_push_totals(u);
 	if (!u->main.paused)
 		ui_follow_links(u);
+	if (!u->group_view.paused)
+		ui_build_groups(u);
 	if (!ui_view(u)->paused)
 		ui_rebuild(u);
 }
@@ -244,13 +304,22 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 {
 	struct report r = { .iface = capture_name(u->cap),
 			    .netns = u->opts->netns,
-			    .totals = capture_totals(u->cap) };
+			    .totals = capture_totals(u->cap),
+			    .geo = u->geo };
 	const struct host **rows = NULL;
 	size_t cap = 0;
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &r.time);
-	ret = report_select(&r, capture_hosts(u->cap), &u->main.filter, 0, &rows, &cap);
+	if (u->group.by != GROUP_HOST && ui_build_groups(u)) { /* groups, as on the screen */
+		r.groups = u->groups;
+		ret = report_select(&r, groups_table(u->groups), &u->group_view.filter, 0, &rows,
+				    &cap);
+	} else {
+		if (u->geo)
+			locate(u, true);
+		ret = report_select(&r, capture_hosts(u->cap), &u->main.filter, 0, &rows, &cap);
+	}
 	if (ret)
 		snprintf(err, errlen, "cannot write snapshot '%s': %s", path, strerror(-ret));
 	else
@@ -367,9 +436,15 @@ static void usr1_dump(struct ui *u)
 }
 
 int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
-	   struct pcapfile *pf)
+	   struct pcapfile *pf, struct geo *geo, const char *geo_said)
 {
-	struct ui u = { .cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .cost_ns = -1 };
+	struct ui u = { .cap = c,
+			.opts = opts,
+			.exp = exp,
+			.dns_fd = -1,
+			.cost_ns = -1,
+			.geo = geo,
+			.group = opts->group };
 	bool busy = false;
 	struct loop *l;
 	char err[512];
@@ -380,6 +455,11 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	u.main.names = !opts->numeric;
 	u.main.sort = (enum col_id)opts->sort_column;
 	u.main.filter = opts->filter;
+	u.main.geo_db = geo;
+	view_init(&u.group_view);
+	u.group_view.bits = true;
+	u.group_view.filter = opts->filter;
+	u.group_view.sort = u.main.sort;
 	/* the loop blocks the signals before the resolver thread starts, which inherits the
 	 * mask: a signal then always reaches the signalfd, never a thread */
 	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
@@ -400,6 +480,9 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 		return 1;
 	}
 	u.mouse = !opts->no_mouse;
+	ui_build_groups(&u);
+	if (geo_said && geo_said[0])
+		ui_status(&u, "%s", geo_said);
 	screen_init(opts->color, u.mouse);
 	ui_rebuild(&u);
 	draw(&u);
@@ -455,6 +538,8 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	dns_free(u.dns);
 	ui_close_conversations(&u);
 	view_free(&u.main);
+	view_free(&u.group_view);
+	groups_free(u.groups);
 	ui_playback_end(&u);
 	return u.status_code;
 }

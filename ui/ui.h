@@ -12,9 +12,10 @@
  * instead of watching interfaces. Returns the exit status: 0, or 1 when the counters
  * could not be read at some sample (the status line said so then), when waiting for
  * events failed (flowtop then ends at once), or when the -o snapshot could not be
- * written; 2 when the capture file broke. */
+ * written; 2 when the capture file broke. geo is the location database (NULL: none;
+ * geo_said then why, or ""), for the groups by AS or country and the AS and CC columns. */
 struct pcapfile;
 int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
-	   struct pcapfile *pf);
+	   struct pcapfile *pf, struct geo *geo, const char *geo_said);
 
 #endif

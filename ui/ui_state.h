@@ -37,8 +37,14 @@ enum prompt_kind {
 struct ui {
 	struct capture *cap;
 	const struct cli_opts *opts;
-	struct exporter *exp;		     /* --listen, or NULL */
-	struct view main;		     /* the hosts */
+	struct exporter *exp;			/* --listen, or NULL */
+	struct view main;			/* the hosts (of one group, once opened) */
+	struct geo *geo;			/* the location database, or NULL */
+	struct group_opts group;		/* the rows' grouping ('a'); GROUP_HOST: none */
+	struct groups *groups;			/* the groups, made when first grouped */
+	struct view group_view;			/* their rows */
+	bool in_group;				/* Enter on a group: main shows its hosts */
+	char group_title[GROUP_LABEL_LEN + 16]; /* "AS15169 GOOGLE" */
 	struct convo *conv;		     /* the conversation view's counts, while it is open */
 	struct view conv_view;		     /* its rows */
 	double conv_opened;		     /* monotonic seconds */
@@ -76,8 +82,14 @@ struct ui {
 	char replay_text[96]; /* the header's "capture 2025-12-05 12:00:03.250  x1" */
 };
 
-/* The view on screen: the conversations when open, else the hosts. */
+/* The view on screen: the conversations when open, else the groups when grouped (and
+ * none is open), else the hosts. */
 struct view *ui_view(struct ui *u);
+/* Whether the screen shows groups (not a group's hosts, not conversations). */
+bool ui_grouped(const struct ui *u);
+/* ui.c: makes the groups afresh (a sample closed, the grouping changed); false, said,
+ * when out of memory. */
+bool ui_build_groups(struct ui *u);
 double ui_now(void); /* monotonic seconds */
 /* A message on the status line for a few seconds. */
 void ui_status(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

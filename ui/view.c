@@ -53,9 +53,19 @@ static int pick_cmp(const void *a, const void *b, void *arg)
 
 static bool passes(const struct view *v, const struct host *h, view_name_fn name, void *arg)
 {
-	char addr[FMT_ADDR_LEN];
+	char addr[FMT_ADDR_LEN], label[GROUP_LABEL_LEN];
 	const char *nm;
 
+	if (v->member_of) {
+		struct flow_key k;
+
+		group_key(v->member_of, h, &k);
+		if (!flow_key_eq(&k, &v->member_key))
+			return false;
+	}
+	if (v->groups) /* a group: its prefix, or text in its label (AS15169, GOOGLE, US) */
+		return filter_match(&v->filter, &h->addr,
+				    groups_label(v->groups, &h->addr, true, label));
 	if (v->filter.kind != FILTER_TEXT)
 		return filter_match(&v->filter, &h->addr, NULL);
 	/* text matches the address and, once known, the name */
@@ -98,6 +108,11 @@ static void ifaces_text(const struct view *v, uint64_t links, char *buf, size_t 
 	}
 }
 
+void view_fill_geo(const struct view *v, struct row *r)
+{
+	geo_format(v->geo_db, &r->host.geo, r->as, sizeof(r->as), r->cc, sizeof(r->cc));
+}
+
 int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg)
 {
 	struct pick_order order = { v->sort == COL_ADDR, v->reverse };
@@ -128,11 +143,17 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	topk_select(v->picks, kept, sizeof(*v->picks), want, pick_cmp, &order);
 	hosttab_clock(t, &v->clock);
 	for (i = 0; i < want; i++) {
-		row_fill(&v->rows[i], t, v->picks[i].host, counted / v->per_frame);
-		v->rows[i].name = v->names && name ? name(&v->rows[i].host.addr, true, arg) : NULL;
+		struct row *r = &v->rows[i];
+
+		row_fill(r, t, v->picks[i].host, counted / v->per_frame);
+		if (v->groups)
+			groups_label(v->groups, &r->host.addr, true, r->label);
+		else
+			r->name = v->names && name ? name(&r->host.addr, true, arg) : NULL;
+		if (v->geo && !v->groups)
+			view_fill_geo(v, r);
 		if (v->several)
-			ifaces_text(v, v->rows[i].host.links, v->rows[i].ifaces,
-				    sizeof(v->rows[i].ifaces));
+			ifaces_text(v, r->host.links, r->ifaces, sizeof(r->ifaces));
 	}
 	v->nrows = kept;
 	v->nbuilt = want;
@@ -153,7 +174,7 @@ void view_move_sort(struct view *v, int dir)
 
 	for (i = 0; i < COL__COUNT; i++) {
 		c = (c + dir + COL__COUNT) % COL__COUNT;
-		if (column_in_view(c, v->totals, v->several))
+		if (column_in_view(c, view_columns(v)))
 			break;
 	}
 	v->sort = (enum col_id)c;

@@ -20,22 +20,28 @@
 struct view_pick; /* a candidate row: sort key and host */
 
 struct view {
-	enum col_id sort;	    /* the sort column */
-	bool reverse;		    /* 'r' */
-	struct filter filter;	    /* '/' */
-	bool bits;		    /* rates in bits/s (else bytes/s) */
-	bool totals;		    /* the cumulative view (else rates) */
-	bool names;		    /* reverse DNS names */
-	bool paused;		    /* the screen is frozen */
-	bool several;		    /* more than one interface watched: the IFACE column */
-	const char *link_names[64]; /* the name of host.links' bit n (NULL: none) */
-	unsigned per_frame;	    /* entries each frame is in, for SHARE: 2 in the host table
-				     * (source, destination), 1 in a conversation's peers */
-	size_t selected;	    /* row index */
-	size_t top;		    /* first row shown */
-	size_t nrows;		    /* hosts that pass the filter */
-	struct row *rows;	    /* the first nbuilt of them, in order */
-	struct hist_clock clock;    /* the samples the rows' history is read against */
+	enum col_id sort;	     /* the sort column */
+	bool reverse;		     /* 'r' */
+	struct filter filter;	     /* '/' */
+	bool bits;		     /* rates in bits/s (else bytes/s) */
+	bool totals;		     /* the cumulative view (else rates) */
+	bool names;		     /* reverse DNS names */
+	bool paused;		     /* the screen is frozen */
+	bool several;		     /* more than one interface watched: the IFACE column */
+	const struct groups *groups; /* the rows are these groups (their table is the one
+				      * built from), or NULL: hosts */
+	bool geo;		     /* hosts' AS and CC columns ('c'); their geo looked up */
+	const struct group_opts *member_of; /* only the hosts of the group member_key of */
+	struct flow_key member_key;	    /* this grouping (an opened group), or NULL */
+	struct geo *geo_db;		    /* AS names for them, or NULL */
+	const char *link_names[64];	    /* the name of host.links' bit n (NULL: none) */
+	unsigned per_frame;	 /* entries each frame is in, for SHARE: 2 in the host table
+				  * (source, destination), 1 in a conversation's peers */
+	size_t selected;	 /* row index */
+	size_t top;		 /* first row shown */
+	size_t nrows;		 /* hosts that pass the filter */
+	struct row *rows;	 /* the first nbuilt of them, in order */
+	struct hist_clock clock; /* the samples the rows' history is read against */
 	size_t nbuilt, cap;
 	struct view_pick *picks; /* scratch: one per host */
 	size_t picks_cap;
@@ -46,6 +52,15 @@ struct view {
  * valid while the view is used (the DNS cache never frees names). */
 typedef const char *(*view_name_fn)(const struct flow_key *key, bool lookup, void *arg);
 
+/* The VIEW_* bits of the columns v shows (column_in_view()). */
+static inline unsigned view_columns(const struct view *v)
+{
+	return (v->totals ? VIEW_TOTALS : VIEW_RATES) | (v->several ? VIEW_SEVERAL : 0) |
+	       (v->groups ? VIEW_GROUPS
+		: v->geo  ? VIEW_GEO
+			  : 0);
+}
+
 void view_init(struct view *v);
 void view_free(struct view *v);
 
@@ -53,6 +68,9 @@ void view_free(struct view *v);
  * and a page past the top) with their rates and names. Keeps the selection on the
  * same host when it is still there. 0 or -ENOMEM. */
 int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg);
+
+/* A host row's AS and CC cells from its host's geo (looked up by the caller). */
+void view_fill_geo(const struct view *v, struct row *r);
 
 /* Moves the sort column left (-1) or right (+1) among the columns the view shows. */
 void view_move_sort(struct view *v, int dir);

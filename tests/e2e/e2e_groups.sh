@@ -5,7 +5,7 @@
 # world) read with -r and replayed live across a veth; every output (JSON, text, CSV,
 # -o), the filter on groups, the hosts' AS and country in JSON, a database missing.
 . "$(dirname "$0")/lib.sh"
-need_root 17
+need_root 27
 
 here=$(dirname "$0")
 world=$E2E_TMP/world.pcap
@@ -80,4 +80,41 @@ check "live --group as: the replayed frames in the right groups" \
 	      grp private ".hosts == 3 and .rx_packets == 9" && jqt ".totals.packets == 11" "$E2E_TMP/out.json"'
 check "live --group as: every sample printed groups" \
 	eval 'jq -e -s "all(.[]; .group_by == \"as\" and has(\"groups\"))" "$E2E_TMP/live.jsonl" >/dev/null'
+# the screen: 'a' through the groupings, a filter on an AS, a group opened and closed,
+# the AS and CC columns, a dump of groups
+tmux_server groups
+tm new-session -d -s g -x 150 -y 30 "$FLOWTOP -r $world -N --speed 0; echo \$? >$E2E_TMP/screen.rc"
+pane() { tm capture-pane -p -t g; }
+shows() {
+	local re=$1
+	wait_for 5 eval 'pane | grep -Eq "$re"'
+}
+check "screen: the capture replayed, rows by host" shows "end of capture"
+tm send-keys -t g a
+check "screen: a, rows by prefix" eval 'shows "hosts 11/65536  by prefix" && shows "^PREFIX " && shows "^8\.8\.8\.0/24 "'
+tm send-keys -t g a
+check "screen: a again, rows by AS with their hosts" \
+	eval 'shows "by as" && shows "^AS  .* HOSTS " && shows "^AS15169 GOOGLE  .* 3 " && shows "^private  .* 3 "'
+tm send-keys -t g / AS15169 Enter
+check "screen: a filter on an AS number leaves its group alone" \
+	eval 'shows "filter: AS15169" && ! pane | grep -q "^private" && [ "$(pane | grep -c "^AS1")" = 1 ]'
+tm send-keys -t g Enter
+check "screen: Enter opens the group: its three hosts" \
+	eval 'shows "hosts of AS15169 GOOGLE" && shows "^8\.8\.4\.4 " && shows "^2001:4860:4860::8888 " &&
+	      ! pane | grep -q "^192\.168\.1\.10 " && [ "$(pane | grep -Ec "^(8\.8|2001:4860)")" = 3 ]'
+tm send-keys -t g Escape
+check "screen: Esc back to the groups" eval 'shows "by as  filter: AS15169" && ! pane | grep -q "hosts of"'
+tm send-keys -t g / Escape
+check "screen: the filter cleared, every group again" shows "^multicast "
+tm send-keys -t g d
+for _ in $(seq 60); do tm send-keys -t g BSpace; done
+tm send-keys -t g "$E2E_TMP/groups.json" Enter
+check "screen: a dump of the groups" \
+	eval 'wait_for 5 test -s "$E2E_TMP/groups.json" &&
+	      jqt ".group_by == \"as\" and (.rows[] | select(.group == \"AS15169 GOOGLE\") | .hosts == 3)" "$E2E_TMP/groups.json"'
+tm send-keys -t g a a c
+check "screen: back to hosts, c shows their AS and country" \
+	eval 'shows "^ADDRESS .* AS  .* CC " && shows "^8\.8\.8\.8 .* AS15169 GOOGLE +US " && shows "^10\.0\.0\.1 .* private +private "'
+tm send-keys -t g q
+check "screen: q, exit 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/screen.rc" 2>/dev/null)" = 0 ]'
 summary

@@ -101,6 +101,9 @@ static void make_rows(void)
 		r->share = v / 6;
 		r->host.total = (struct flow_counters){ i + 1, i + 1, i + 1, i + 1 };
 		r->host.links = (uint64_t)(i + 1);
+		r->host.members = (uint32_t)(i + 1);
+		r->host.geo.asn = (uint32_t)(i + 1);
+		r->host.geo.cc[1] = (char)('A' + i);
 	}
 }
 
@@ -192,9 +195,9 @@ static void test_iface_column(void)
 	char buf[64];
 
 	view_init(&v);
-	ASSERT_TRUE(!column_in_view(COL_IFACE, false, false));
-	ASSERT_TRUE(column_in_view(COL_IFACE, false, true) &&
-		    column_in_view(COL_IFACE, true, true));
+	ASSERT_TRUE(!column_in_view(COL_IFACE, VIEW_RATES));
+	ASSERT_TRUE(column_in_view(COL_IFACE, VIEW_RATES | VIEW_SEVERAL) &&
+		    column_in_view(COL_IFACE, VIEW_TOTALS | VIEW_SEVERAL));
 	v.sort = COL_TX_BYTES; /* a totals column, then the next one to its right */
 	v.totals = true;
 	view_move_sort(&v, 1);
