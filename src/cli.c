@@ -33,6 +33,7 @@ enum {
 	OPT_GROUP,
 	OPT_PREFIX,
 	OPT_GEO_DB,
+	OPT_METRICS_GROUP,
 };
 
 static const struct option long_options[] = {
@@ -57,6 +58,7 @@ static const struct option long_options[] = {
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "prefix", required_argument, NULL, OPT_PREFIX },
 	{ "geo-db", required_argument, NULL, OPT_GEO_DB },
+	{ "metrics-group", required_argument, NULL, OPT_METRICS_GROUP },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -110,6 +112,8 @@ void cli_usage(FILE *out)
 		"                         -b, flowtop runs as a headless exporter\n"
 		"      --metrics-top N    hosts with series of their own, the rest summed as\n"
 		"                         ip=\"other\" (default %u)\n"
+		"      --metrics-group BY series per AS or per country too (as, country):\n"
+		"                         the --metrics-top busiest, the rest as \"other\"\n"
 		"      --ring-memory MIB  memory for the per-CPU rings the filter writes to,\n"
 		"                         all CPUs together (default %u; a CPU's ring takes\n"
 		"                         at least 160 KiB, at most 5 MiB)\n"
@@ -305,6 +309,14 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				    "128, not '%s'",
 				    optarg);
 			break;
+		case OPT_METRICS_GROUP:
+			c = group_by_parse(optarg);
+			if (c != GROUP_AS && c != GROUP_COUNTRY)
+				return usage_error(err, errlen,
+						   "--metrics-group takes as or country, not '%s'",
+						   optarg);
+			opts->metrics_group = (enum group_by)c;
+			break;
 		case OPT_GEO_DB:
 			if (!*optarg)
 				return usage_error(err, errlen, "--geo-db needs a file");
@@ -375,6 +387,8 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 		return usage_error(err, errlen,
 				   "-r reads a capture file, -i watches interfaces: "
 				   "one or the other");
+	if (opts->metrics_group && !opts->listen)
+		return usage_error(err, errlen, "--metrics-group needs --listen");
 	if (opts->read && (opts->listen || opts->netns || opts->user))
 		return usage_error(err, errlen,
 				   "-r reads a capture file: --listen, --netns and "

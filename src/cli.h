@@ -47,6 +47,7 @@ struct cli_opts {
 	bool no_mouse;		 /* --no-mouse: the terminal keeps the mouse */
 	struct group_opts group; /* --group, --prefix: rows by host, prefix, AS, country */
 	const char *geo_db;	 /* --geo-db: the location database, or NULL: libloc's */
+	enum group_by metrics_group; /* --metrics-group: series per AS or country too */
 };
 
 enum cli_result {

@@ -23,6 +23,8 @@
 struct exporter {
 	struct MHD_Daemon *daemon;
 	struct metrics *metrics; /* the main thread's */
+	enum group_by by;	 /* --metrics-group, or GROUP_HOST */
+	struct geo *geo;	 /* where its hosts are looked up */
 	pthread_mutex_t lock;	 /* guards what follows: the handler's thread reads it */
 	char *text[2];		 /* 0.0.4, OpenMetrics */
 	size_t len[2], cap[2];
@@ -210,9 +212,36 @@ void exporter_stop(struct exporter *e)
 	free(e);
 }
 
+int exporter_group(struct exporter *e, enum group_by by, struct geo *geo)
+{
+	int err = metrics_group(e->metrics, by, geo);
+
+	if (!err) {
+		e->by = by;
+		e->geo = geo;
+	}
+	return err;
+}
+
+/* The hosts active in the last sample looked up, for their AS or country's series. */
+static void locate_active(struct exporter *e, struct hosttab *t)
+{
+	size_t i, n = hosttab_active(t);
+
+	for (i = 0; i < n; i++) {
+		const struct host *h = hosttab_active_host(t, i);
+
+		if (h->geo.class == GEO_NOT_LOOKED_UP)
+			geo_lookup(e->geo, &h->addr, &hosttab_at(t, hosttab_index(t, h))->geo);
+	}
+}
+
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 {
 	struct metrics_filter f = { 0 };
+
+	if (e->by != GROUP_HOST)
+		locate_active(e, capture_hosts(c));
 
 	struct metrics_where w = { .iface = capture_name(c), .netns = netns };
 

@@ -24,6 +24,9 @@ int exporter_listen(const char *spec, char *err, size_t errlen);
 /* Serves on fd (taken, also on failure) the top busiest hosts. NULL with err set. */
 struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen);
 void exporter_stop(struct exporter *e);
+/* --metrics-group: series per AS or per country too (metrics_group()), the hosts looked
+ * up in geo (may be NULL) as they become active. 0 or -errno. */
+int exporter_group(struct exporter *e, enum group_by by, struct geo *geo);
 
 /* After a sample: renders it and publishes it to the scrapes. Returns 0 or -ENOMEM
  * (the previous sample then stays published, both texts of it). */

@@ -486,6 +486,11 @@ size_t hosttab_active(const struct hosttab *t)
 	return t->nshown;
 }
 
+const struct host *hosttab_active_host(const struct hosttab *t, size_t i)
+{
+	return &t->hosts[t->shown[i]];
+}
+
 double hosttab_interval(const struct hosttab *t)
 {
 	return t->last_interval;

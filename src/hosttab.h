@@ -97,6 +97,8 @@ size_t hosttab_capacity(const struct hosttab *t); /* most hosts held */
 /* Hosts with traffic in the last sample, and the seconds it covered: what the tests
  * read to check how a sample closes (the outputs read each host's delta instead) */
 size_t hosttab_active(const struct hosttab *t);
+/* Active host i, 0 <= i < hosttab_active(t): one with traffic in the last sample. */
+const struct host *hosttab_active_host(const struct hosttab *t, size_t i);
 double hosttab_interval(const struct hosttab *t);
 /* Hosts that left a full table, and everything they had counted. */
 uint64_t hosttab_departed(const struct hosttab *t);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* metrics.c: the per-host series' baselines and the two renderings. */
+/* metrics.c: the per-host (and per-group) series' baselines and the two renderings. */
 #include "metrics.h"
 
 #include <errno.h>
@@ -17,17 +17,50 @@ struct series {
 	struct flow_counters base;
 };
 
-struct metrics {
+/* The series of the `top` busiest of a table's rows (hosts, or groups of them) and
+ * "other" for the rest. */
+struct series_set {
+	const char *prefix; /* of the families' names: "flowtop_host" */
+	const char *of;	    /* of the help texts: "ip", "in the AS" */
+	const char *label;  /* "ip", "as", "country" */
 	size_t top;
-	struct series *listed, *next; /* sorted by ip; at most top each */
+	struct series *listed, *next; /* sorted by key; at most top each */
 	size_t nlisted;
-	const struct host **picks; /* scratch: one per host */
+	const struct host **picks; /* scratch: one per row */
 	size_t picks_cap;
-	char *text[2]; /* 0.0.4, OpenMetrics */
+	struct flow_counters other; /* everything, less what the listed series show */
+};
+
+struct metrics {
+	struct series_set hosts;
+	struct series_set groups;  /* per AS or country (metrics_group()), when by is set */
+	enum group_by by;	   /* GROUP_HOST: no groups */
+	struct hosttab *group_tab; /* each group's counts, from its hosts' deltas */
+	struct geo *geo;	   /* AS names, or NULL */
+	char *text[2];		   /* 0.0.4, OpenMetrics */
 	size_t len[2];
 	char iface[64];	 /* the interface the series belong to */
 	uint64_t frames; /* the last sample's, to see counters start over */
 };
+
+static int set_init(struct series_set *s, size_t top, const char *prefix, const char *of,
+		    const char *label)
+{
+	s->prefix = prefix;
+	s->of = of;
+	s->label = label;
+	s->top = top;
+	s->listed = calloc(top ? top : 1, sizeof(*s->listed));
+	s->next = calloc(top ? top : 1, sizeof(*s->next));
+	return s->listed && s->next ? 0 : -ENOMEM;
+}
+
+static void set_free(struct series_set *s)
+{
+	free(s->listed);
+	free(s->next);
+	free(s->picks);
+}
 
 struct metrics *metrics_new(size_t top)
 {
@@ -35,10 +68,7 @@ struct metrics *metrics_new(size_t top)
 
 	if (!m)
 		return NULL;
-	m->top = top;
-	m->listed = calloc(top ? top : 1, sizeof(*m->listed));
-	m->next = calloc(top ? top : 1, sizeof(*m->next));
-	if (!m->listed || !m->next) {
+	if (set_init(&m->hosts, top, "flowtop_host", "ip", "ip")) {
 		metrics_free(m);
 		errno = ENOMEM;
 		return NULL;
@@ -46,13 +76,29 @@ struct metrics *metrics_new(size_t top)
 	return m;
 }
 
+int metrics_group(struct metrics *m, enum group_by by, struct geo *geo)
+{
+	bool as = by == GROUP_AS;
+
+	if (by != GROUP_AS && by != GROUP_COUNTRY)
+		return -EINVAL;
+	m->group_tab = hosttab_new(METRICS_GROUPS_MAX);
+	if (!m->group_tab ||
+	    set_init(&m->groups, m->hosts.top, as ? "flowtop_as" : "flowtop_country",
+		     as ? "in the AS" : "in the country", as ? "as" : "country"))
+		return -ENOMEM;
+	m->by = by;
+	m->geo = geo;
+	return 0;
+}
+
 void metrics_free(struct metrics *m)
 {
 	if (!m)
 		return;
-	free(m->listed);
-	free(m->next);
-	free(m->picks);
+	set_free(&m->hosts);
+	set_free(&m->groups);
+	hosttab_free(m->group_tab);
 	free(m->text[0]);
 	free(m->text[1]);
 	free(m);
@@ -105,7 +151,9 @@ static void family(const struct render *r, const char *name, const char *type, c
 	fprintf(r->f, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)n, name, help, (int)n, name, type);
 }
 
-static void labels(const struct render *r, const char *ip)
+/* The labels of a series: its interface and namespace, then `more` (already written
+ * as name="value" pairs, or NULL). */
+static void labels(const struct render *r, const char *more)
 {
 	fputs("{interface=\"", r->f);
 	label(r->f, r->iface);
@@ -113,15 +161,16 @@ static void labels(const struct render *r, const char *ip)
 		fputs("\",netns=\"", r->f);
 		label(r->f, r->netns);
 	}
-	if (ip)
-		fprintf(r->f, "\",ip=\"%s", ip);
-	fputs("\"}", r->f);
+	fputc('"', r->f);
+	if (more)
+		fprintf(r->f, ",%s", more);
+	fputc('}', r->f);
 }
 
-static void sample(const struct render *r, const char *name, const char *ip, uint64_t v)
+static void sample(const struct render *r, const char *name, const char *more, uint64_t v)
 {
 	fputs(name, r->f);
-	labels(r, ip);
+	labels(r, more);
 	fprintf(r->f, " %" PRIu64 "\n", v);
 }
 
@@ -179,17 +228,18 @@ static void per_link(const struct render *r, const struct stats_field *sf,
 	}
 }
 
-static const struct host_family {
+/* The families of a set of series: PREFIX_NAME, help "HELP OF." */
+static const struct row_family {
 	const char *name, *help;
 	size_t offset;
-} host_families[] = {
-	{ "flowtop_host_receive_bytes_total", "Bytes of frames whose innermost destination is ip.",
+} row_families[] = {
+	{ "receive_bytes_total", "Bytes of frames whose innermost destination is",
 	  offsetof(struct flow_counters, rx_bytes) },
-	{ "flowtop_host_transmit_bytes_total", "Bytes of frames whose innermost source is ip.",
+	{ "transmit_bytes_total", "Bytes of frames whose innermost source is",
 	  offsetof(struct flow_counters, tx_bytes) },
-	{ "flowtop_host_receive_packets_total", "Frames whose innermost destination is ip.",
+	{ "receive_packets_total", "Frames whose innermost destination is",
 	  offsetof(struct flow_counters, rx_packets) },
-	{ "flowtop_host_transmit_packets_total", "Frames whose innermost source is ip.",
+	{ "transmit_packets_total", "Frames whose innermost source is",
 	  offsetof(struct flow_counters, tx_packets) },
 };
 
@@ -201,13 +251,78 @@ static uint64_t field(const struct flow_counters *c, size_t offset)
 	return v;
 }
 
+/* The label pairs of a series of set s: ip="10.0.0.1", as="15169",as_name="GOOGLE",
+ * country="US", or the kind of a special range; "other" for the rest. */
+static void series_labels(const struct metrics *m, const struct series_set *s,
+			  const struct host *row, char *buf, size_t len)
+{
+	char addr[FMT_ADDR_LEN], cc[3];
+	const char *name;
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f) {
+		snprintf(buf, len, "%s=\"other\"", s->label);
+		return;
+	}
+	fprintf(f, "%s=\"", s->label);
+	if (!row) {
+		fputs("other\"", f);
+	} else if (s == &m->hosts) {
+		fprintf(f, "%s\"", fmt_addr(&row->addr, addr));
+	} else if (row->geo.class != GEO_PUBLIC) {
+		label(f, geo_class_name(row->geo.class));
+		fputc('"', f);
+	} else if (m->by == GROUP_AS) {
+		name = geo_as_name(m->geo, row->geo.asn);
+		if (row->geo.asn)
+			fprintf(f, "%u\"", (unsigned)row->geo.asn);
+		else
+			fputs("-\"", f);
+		if (name) {
+			fputs(",as_name=\"", f);
+			label(f, name);
+			fputc('"', f);
+		}
+	} else {
+		snprintf(cc, sizeof(cc), "%.2s", row->geo.cc[0] ? row->geo.cc : "-");
+		fprintf(f, "%s\"", cc);
+	}
+	fclose(f); /* a label cut at len is still a string */
+}
+
+/* The four families of set s, whose rows are t's. */
+static void render_set(const struct metrics *m, const struct render *r, const struct series_set *s,
+		       const struct hosttab *t)
+{
+	char name[96], help[160], labels_of[METRICS_LABELS_MAX];
+	size_t i, k;
+
+	for (k = 0; k < sizeof(row_families) / sizeof(row_families[0]); k++) {
+		const struct row_family *rf = &row_families[k];
+
+		snprintf(name, sizeof(name), "%s_%s", s->prefix, rf->name);
+		snprintf(help, sizeof(help), "%s %s.", rf->help, s->of);
+		family(r, name, "counter", help);
+		for (i = 0; i < s->nlisted; i++) {
+			const struct series *se = &s->listed[i];
+			const struct host *h = hosttab_find(t, &se->ip);
+
+			series_labels(m, s, h, labels_of, sizeof(labels_of));
+			sample(r, name, labels_of,
+			       h ? field(&h->total, rf->offset) - field(&se->base, rf->offset) : 0);
+		}
+		series_labels(m, s, NULL, labels_of, sizeof(labels_of));
+		sample(r, name, labels_of, field(&s->other, rf->offset));
+	}
+}
+
 static int render(struct metrics *m, int which, const struct hosttab *t,
-		  const struct flow_totals *tot, const struct flow_counters *other,
-		  const struct render *proto, const struct metrics_filter *filter)
+		  const struct flow_totals *tot, const struct render *proto,
+		  const struct metrics_filter *filter)
 {
 	struct render r = *proto;
-	char *buf = NULL, addr[FMT_ADDR_LEN];
-	size_t len = 0, i, k;
+	char *buf = NULL;
+	size_t len = 0, k;
 
 	r.om = which == 1;
 	r.f = open_memstream(&buf, &len);
@@ -231,19 +346,9 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 		labels(&r, NULL);
 		fprintf(r.f, " %.9f\n", (double)filter->run_ns / 1e9);
 	}
-	for (k = 0; k < sizeof(host_families) / sizeof(host_families[0]); k++) {
-		const struct host_family *hf = &host_families[k];
-
-		family(&r, hf->name, "counter", hf->help);
-		for (i = 0; i < m->nlisted; i++) {
-			const struct series *s = &m->listed[i];
-			const struct host *h = hosttab_find(t, &s->ip);
-
-			sample(&r, hf->name, fmt_addr(&s->ip, addr),
-			       h ? field(&h->total, hf->offset) - field(&s->base, hf->offset) : 0);
-		}
-		sample(&r, hf->name, "other", field(other, hf->offset));
-	}
+	render_set(m, &r, &m->hosts, t);
+	if (m->by != GROUP_HOST)
+		render_set(m, &r, &m->groups, m->group_tab);
 	if (r.om)
 		fputs("# EOF\n", r.f);
 	if (fclose(r.f)) {
@@ -256,54 +361,97 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 	return 0;
 }
 
+/* The top busiest rows of t get series (s->listed), the rest go to s->other: `all`
+ * (everything the hosts counted), less what the listed series show. 0 or -ENOMEM. */
+static int set_update(struct series_set *s, const struct hosttab *t,
+		      const struct flow_counters *all)
+{
+	size_t n = hosttab_count(t), i, top;
+	struct flow_counters listed = { 0 };
+	struct series *swap;
+
+	if (n > s->picks_cap) {
+		const struct host **p = realloc(s->picks, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->picks = p;
+		s->picks_cap = n;
+	}
+	for (i = 0; i < n; i++)
+		s->picks[i] = hosttab_get(t, i);
+	top = s->top < n ? s->top : n;
+	topk_select(s->picks, n, sizeof(*s->picks), top, busiest, NULL);
+	for (i = 0; i < top; i++) {
+		const struct host *h = s->picks[i];
+		const struct series *was =
+		    bsearch(&h->addr, s->listed, s->nlisted, sizeof(*s->listed), key_cmp);
+
+		s->next[i].ip = h->addr;
+		/* new in the top (or its entry made anew): it starts at 0, its past in other */
+		s->next[i].base = was && !below(&h->total, &was->base) ? was->base : h->total;
+		counters_add(&listed, &h->total);
+		counters_sub(&listed, &s->next[i].base);
+	}
+	qsort(s->next, top, sizeof(*s->next), key_cmp);
+	swap = s->listed;
+	s->listed = s->next;
+	s->next = swap;
+	s->nlisted = top;
+	s->other = *all;
+	counters_sub(&s->other, &listed);
+	return 0;
+}
+
+/* Each group's counts grow by its hosts' deltas of the sample just closed: a group's
+ * series never goes back when one of its hosts leaves the host table. */
+static void feed_groups(struct metrics *m, const struct hosttab *t, double interval)
+{
+	struct group_opts o = { .by = m->by };
+	size_t i, n = hosttab_active(t);
+	struct flow_key key;
+
+	for (i = 0; i < n; i++) {
+		const struct host *h = hosttab_active_host(t, i);
+
+		group_key(&o, h, &key);
+		if (hosttab_add(m->group_tab, &key, &h->delta, 0) == 0) {
+			const struct host *g = hosttab_find(m->group_tab, &key);
+
+			/* the labels' AS or country */
+			hosttab_at(m->group_tab, hosttab_index(m->group_tab, g))->geo = h->geo;
+		}
+	}
+	hosttab_end(m->group_tab, interval);
+}
+
 int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow_totals *tot,
 		   const struct metrics_where *w, const struct metrics_filter *filter)
 {
 	const char *iface = w->iface;
-	size_t n = hosttab_count(t), i, top;
-	struct flow_counters all = *hosttab_other(t), listed = { 0 };
+	size_t n = hosttab_count(t), i;
+	struct flow_counters all = *hosttab_other(t);
 	struct render proto = { .iface = iface, .netns = w->netns, .w = w };
-	struct series *swap;
 	int err;
 
 	/* another interface, or counters that started over: every series starts again */
-	if (strcmp(m->iface, iface) || tot->total.frames < m->frames)
-		m->nlisted = 0;
+	if (strcmp(m->iface, iface) || tot->total.frames < m->frames) {
+		m->hosts.nlisted = m->groups.nlisted = 0;
+		if (m->group_tab)
+			hosttab_clear(m->group_tab);
+	}
 	snprintf(m->iface, sizeof(m->iface), "%s", iface);
 	m->frames = tot->total.frames;
-	if (n > m->picks_cap) {
-		const struct host **p = realloc(m->picks, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		m->picks = p;
-		m->picks_cap = n;
+	for (i = 0; i < n; i++)
+		counters_add(&all, &hosttab_get(t, i)->total);
+	err = set_update(&m->hosts, t, &all);
+	if (!err && m->by != GROUP_HOST) {
+		feed_groups(m, t, tot->interval);
+		err = set_update(&m->groups, m->group_tab, &all);
 	}
-	for (i = 0; i < n; i++) {
-		m->picks[i] = hosttab_get(t, i);
-		counters_add(&all, &m->picks[i]->total);
-	}
-	top = m->top < n ? m->top : n;
-	topk_select(m->picks, n, sizeof(*m->picks), top, busiest, NULL);
-	for (i = 0; i < top; i++) {
-		const struct host *h = m->picks[i];
-		const struct series *was =
-		    bsearch(&h->addr, m->listed, m->nlisted, sizeof(*m->listed), key_cmp);
-
-		m->next[i].ip = h->addr;
-		/* new in the top (or its entry made anew): it starts at 0, its past in other */
-		m->next[i].base = was && !below(&h->total, &was->base) ? was->base : h->total;
-		counters_add(&listed, &h->total);
-		counters_sub(&listed, &m->next[i].base);
-	}
-	qsort(m->next, top, sizeof(*m->next), key_cmp);
-	swap = m->listed;
-	m->listed = m->next;
-	m->next = swap;
-	m->nlisted = top;
-	counters_sub(&all, &listed); /* other: everything, less what the listed series show */
-	err = render(m, 0, t, tot, &all, &proto, filter);
-	return err ? err : render(m, 1, t, tot, &all, &proto, filter);
+	if (!err)
+		err = render(m, 0, t, tot, &proto, filter);
+	return err ? err : render(m, 1, t, tot, &proto, filter);
 }
 
 const char *metrics_text(const struct metrics *m, bool openmetrics, size_t *len)

@@ -5,7 +5,8 @@
  * watched interface). Per host, for the `top`
  * busiest hosts of the last sample: bytes and packets received and sent, labelled
  * interface and ip; everything else summed into ip="other", so that a sum over ip is
- * every host's count.
+ * every host's count. With metrics_group(), the same per AS (as, as_name) or per
+ * country (country): the top busiest, the rest in as="other", summing to the same.
  *
  * Counters never go back for a series that stays: a host's series starts at 0 when it
  * enters the top (what it had counted before is in "other" already) and leaves into
@@ -19,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "geo.h"
+#include "groups.h"
 #include "hosttab.h"
 #include "iface.h"
 #include "sampler.h"
@@ -28,6 +31,13 @@ struct metrics;
 /* Metrics for the `top` busiest hosts (0: none but "other"). NULL with errno set. */
 struct metrics *metrics_new(size_t top);
 void metrics_free(struct metrics *m);
+
+#define METRICS_GROUPS_MAX 65536 /* ASes or countries counted at most (the rest: other) */
+#define METRICS_LABELS_MAX 512	 /* bytes of a series' own labels at most */
+/* Adds series per AS or per country (by), as many as per host; geo names the ASes
+ * (may be NULL). The hosts' geo must be looked up before each metrics_update() (the
+ * exporter does). 0, -EINVAL or -ENOMEM. */
+int metrics_group(struct metrics *m, enum group_by by, struct geo *geo);
 
 /* The filter's cumulative run count and run time, when the kernel keeps them. */
 struct metrics_filter {

@@ -90,7 +90,8 @@ static struct geo *open_geo(const struct cli_opts *opts, char *why, size_t len)
 	struct geo *geo = geo_open(opts->geo_db, err, sizeof(err));
 
 	why[0] = '\0';
-	if (!geo && (opts->geo_db || opts->group.by == GROUP_AS || opts->group.by == GROUP_COUNTRY))
+	if (!geo && (opts->geo_db || opts->group.by == GROUP_AS ||
+		     opts->group.by == GROUP_COUNTRY || opts->metrics_group))
 		snprintf(why, len, "%s: AS and country show as -", err);
 	return geo;
 }
@@ -153,6 +154,7 @@ int main(int argc, char **argv)
 	char err[1024], missing[64];
 	struct exporter *exp = NULL;
 	struct geo *geo = NULL;
+	char why[600] = "";
 	int ret, listen_fd = -1;
 
 	switch (cli_parse(argc, argv, &opts, stdout, err, sizeof(err))) {
@@ -227,20 +229,31 @@ int main(int argc, char **argv)
 		capture_free(cap);
 		return fail(&opts, EXIT_USAGE, err);
 	}
+	geo = open_geo(&opts, why, sizeof(why));
+	if (why[0] && opts.batch) /* the screen says it on its status line */
+		fprintf(stderr, "flowtop: %s\n", why);
 	/* the server's thread after the drop and with the signals blocked: it inherits both */
 	if (opts.listen) {
 		ret = loop_block_signals();
 		exp = ret ? NULL : exporter_start(listen_fd, opts.metrics_top, err, sizeof(err));
 		listen_fd = -1;
+		if (exp && opts.metrics_group) {
+			if (exporter_group(exp, opts.metrics_group, geo)) {
+				exporter_stop(exp);
+				exp = NULL;
+				snprintf(err, sizeof(err), "--metrics-group: out of memory");
+			}
+		}
 		if (!exp) {
 			capture_free(cap);
+			geo_close(geo);
 			return fail(&opts, EXIT_FAILURE_, ret ? strerror(-ret) : err);
 		}
 	}
 	if (opts.batch)
-		ret = (int)batch_run(cap, &opts, exp, geo = open_geo_said(&opts));
+		ret = (int)batch_run(cap, &opts, exp, geo);
 	else
-		ret = ui_run(cap, &opts, exp, NULL, geo = open_geo(&opts, err, sizeof(err)), err);
+		ret = ui_run(cap, &opts, exp, NULL, geo, why);
 	exporter_stop(exp);
 	capture_free(cap);
 	geo_close(geo);

@@ -5,7 +5,7 @@
 # world) read with -r and replayed live across a veth; every output (JSON, text, CSV,
 # -o), the filter on groups, the hosts' AS and country in JSON, a database missing.
 . "$(dirname "$0")/lib.sh"
-need_root 27
+need_root 31
 
 here=$(dirname "$0")
 world=$E2E_TMP/world.pcap
@@ -80,6 +80,45 @@ check "live --group as: the replayed frames in the right groups" \
 	      grp private ".hosts == 3 and .rx_packets == 9" && jqt ".totals.packets == 11" "$E2E_TMP/out.json"'
 check "live --group as: every sample printed groups" \
 	eval 'jq -e -s "all(.[]; .group_by == \"as\" and has(\"groups\"))" "$E2E_TMP/live.jsonl" >/dev/null'
+# Prometheus: --metrics-group as, the capture sent twice across a veth: each AS a series
+# (they start at 0 when they enter, so what a second sending adds is exact), and the sum
+# over as is every frame (the bound on series and "other": test_metrics)
+netns_new ga && na=$NETNS && netns_new gb && nb=$NETNS || { fail "cannot create namespaces"; summary; exit; }
+ipv6_off "$na" "$nb"
+va=ftg-a-$E2E_SFX vb=ftg-b-$E2E_SFX
+veth_pair "$na" "$nb" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
+PORT=9571
+scrape() { ip netns exec "$nb" curl -s --max-time 5 "http://127.0.0.1:$PORT/metrics"; }
+val() { awk -v f="$1" 'index($0, f "{") == 1 { print $NF; exit }' "$2"; }
+# as_val FAMILY AS FILE: the value of AS's series
+as_val() { awk -v f="$1" -v a="as=\"$2\"" 'index($0, f "{") == 1 && index($0, a) { print $NF; exit }' "$3"; }
+sum_of() { awk -v f="$1" 'index($0, f "{") == 1 { s += $NF } END { printf "%d\n", s }' "$2"; }
+# grew FAMILY AS N: AS's series grew by N from the first scrape to the second
+grew() { [ $(($(as_val "$1" "$2" "$E2E_TMP/m2.txt") - $(as_val "$1" "$2" "$E2E_TMP/m1.txt"))) = "$3" ]; }
+# scraped FILE FRAMES SERIES: a scrape, kept in FILE, counts FRAMES frames and has SERIES
+# series of AS transmit packets (the ASes and other)
+scraped() {
+	scrape >"$1" && [ "$(val flowtop_frames_total "$1")" = "$2" ] &&
+		[ "$(grep -c "^flowtop_as_transmit_packets_total{" "$1")" = "$3" ]
+}
+ip netns exec "$nb" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$PORT" --metrics-group as -N -d 0.1 \
+	</dev/null >"$E2E_TMP/exp.out" 2>"$E2E_TMP/exp.err" &
+E2E_PIDS+=($!)
+wait_for 5 scraped "$E2E_TMP/m0.txt" 0 1
+ip netns exec "$na" tcpreplay -q -t -i "$va" "$world" >/dev/null 2>&1
+check "--metrics-group as: a series per AS and kind of range, and other" \
+	wait_for 10 scraped "$E2E_TMP/m1.txt" 11 8
+ip netns exec "$na" tcpreplay -q -t -i "$va" "$world" >/dev/null 2>&1
+wait_for 10 scraped "$E2E_TMP/m2.txt" 22 8
+check "--metrics-group as: promtool accepts it, AS15169 named" \
+	eval 'promtool check metrics <"$E2E_TMP/m2.txt" && grep -q "as=\"15169\",as_name=\"GOOGLE\"" "$E2E_TMP/m2.txt"'
+check "--metrics-group as: each AS's series grew by the second sending's frames, exact" \
+	eval 'grew flowtop_as_transmit_packets_total 15169 6 && grew flowtop_as_transmit_bytes_total 15169 892 &&
+	      grew flowtop_as_receive_packets_total private 9 && grew flowtop_as_transmit_packets_total 3333 1'
+check "--metrics-group as: the sum over as is every frame, both ways" \
+	eval '[ "$(sum_of flowtop_as_transmit_packets_total "$E2E_TMP/m2.txt")" = 22 ] &&
+	      [ "$(sum_of flowtop_as_receive_bytes_total "$E2E_TMP/m2.txt")" = "$(val flowtop_bytes_total "$E2E_TMP/m2.txt")" ]'
+
 # the screen: 'a' through the groupings, a filter on an AS, a group opened and closed,
 # the AS and CC columns, a dump of groups
 tmux_server groups

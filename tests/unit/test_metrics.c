@@ -5,6 +5,7 @@
  * interface. */
 #include "test.h"
 
+#include <errno.h>
 #include <inttypes.h>
 
 #include "fmt.h"
@@ -237,11 +238,115 @@ static void test_a_series_per_interface(void)
 	hosttab_free(t);
 }
 
+/* The value of "name{interface="eth0",LABELS} v", or -1. */
+static int64_t value_of(const char *text, const char *name, const char *labels)
+{
+	char pat[256];
+	const char *p = text;
+
+	snprintf(pat, sizeof(pat), "%s{interface=\"eth0\",%s} ", name, labels);
+	while ((p = strstr(p, pat))) {
+		if (p == text || p[-1] == '\n')
+			return strtoll(p + strlen(pat), NULL, 10);
+		p++;
+	}
+	return -1;
+}
+
+static void located(struct hosttab *t, const char *addr, uint32_t asn, const char *cc)
+{
+	struct flow_key k = key(addr);
+	const struct host *h = hosttab_find(t, &k);
+
+	if (!ASSERT_TRUE(h))
+		return;
+	geo_lookup(NULL, &k, &hosttab_at(t, hosttab_index(t, h))->geo); /* its class */
+	if (asn) {
+		struct host *m = hosttab_at(t, hosttab_index(t, h));
+
+		m->geo.class = GEO_PUBLIC;
+		m->geo.asn = asn;
+		memcpy(m->geo.cc, cc, 2);
+	}
+}
+
+/* --metrics-group as: series per AS for the top busiest, the rest in as="other", summing
+ * to every host's count; a group's series does not go back when its host leaves the
+ * host table. */
+static void test_series_per_as(void)
+{
+	struct hosttab *t = hosttab_new(4);
+	struct metrics *m = metrics_new(2);
+	struct metrics_where w = { .iface = "eth0" };
+	struct flow_totals tot = totals_of(3);
+	const char *txt, *tx = "flowtop_as_transmit_bytes_total";
+	size_t len;
+
+	ASSERT_OK(metrics_group(m, GROUP_AS, NULL));
+	ASSERT_TRUE(metrics_group(m, GROUP_PREFIX, NULL) == -EINVAL);
+	frame(t, "8.8.8.8", "10.0.0.1", 1000);
+	frame(t, "8.8.4.4", "10.0.0.1", 500);
+	frame(t, "10.0.0.1", "9.9.9.9", 7);
+	hosttab_end(t, 1.0);
+	located(t, "8.8.8.8", 15169, "US");
+	located(t, "8.8.4.4", 15169, "US");
+	located(t, "9.9.9.9", 19281, "CH");
+	located(t, "10.0.0.1", 0, NULL);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_as_transmit_bytes_total counter\n") != NULL);
+	/* the two busiest, private and AS15169, new in the top: 0; everything in other */
+	ASSERT_EQ(value_of(txt, tx, "as=\"15169\""), 0);
+	ASSERT_EQ(value_of(txt, tx, "as=\"private\""), 0);
+	ASSERT_EQ(value_of(txt, tx, "as=\"19281\""), -1);
+	ASSERT_EQ(value_of(txt, tx, "as=\"other\""), 1507);
+	frame(t, "8.8.8.8", "10.0.0.1", 100);
+	hosttab_end(t, 1.0);
+	tot = totals_of(4);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_EQ(value_of(txt, tx, "as=\"15169\""), 100);
+	ASSERT_EQ(value_of(txt, tx, "as=\"other\""), 1507);
+	ASSERT_EQ(value_of(txt, "flowtop_as_receive_bytes_total", "as=\"private\""), 100);
+	ASSERT_EQ(value_of(txt, "flowtop_as_receive_bytes_total", "as=\"other\""), 1507);
+	/* a new host in the full table of 4: 8.8.4.4 (idle the longest) leaves it; its AS's
+	 * series keeps what it had, and grows with 8.8.8.8 */
+	frame(t, "8.8.8.8", "192.0.2.1", 10);
+	hosttab_end(t, 1.0);
+	located(t, "192.0.2.1", 0, NULL);
+	tot = totals_of(5);
+	ASSERT_TRUE(hosttab_departed(t) >= 1);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_EQ(value_of(txt, tx, "as=\"15169\""), 110);
+	ASSERT_EQ(value_of(txt, tx, "as=\"other\""), 1507);
+	/* 192.0.2.1 is new, and busier than private this sample: it takes private's place,
+	 * from 0; private's series leaves into other, which keeps growing */
+	ASSERT_EQ(value_of(txt, "flowtop_as_receive_bytes_total", "as=\"documentation\""), 0);
+	ASSERT_EQ(value_of(txt, "flowtop_as_receive_bytes_total", "as=\"private\""), -1);
+	ASSERT_EQ(value_of(txt, "flowtop_as_receive_bytes_total", "as=\"other\""), 1617);
+	metrics_free(m);
+
+	/* by country, top 2: the country and the kind of range named */
+	m = metrics_new(2);
+	ASSERT_OK(metrics_group(m, GROUP_COUNTRY, NULL));
+	frame(t, "8.8.8.8", "10.0.0.1", 50);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(value_of(txt, "flowtop_country_transmit_bytes_total", "country=\"US\"") == 0);
+	ASSERT_TRUE(value_of(txt, "flowtop_country_receive_bytes_total", "country=\"private\"") ==
+		    0);
+	metrics_free(m);
+	hosttab_free(t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_a_series_per_interface);
 	RUN_TEST(test_families_and_top);
 	RUN_TEST(test_monotonic_and_exact);
 	RUN_TEST(test_openmetrics_escaping_and_restart);
+	RUN_TEST(test_series_per_as);
 	return test_summary("test_metrics");
 }
