@@ -5,12 +5,15 @@
 # ten seconds after the flood; then with -m 1100000 and a million hosts sending again
 # and again, its CPU and how long a key takes to show on the screen.
 #
-#   bench/churn.sh [MILLIONS]     default 3 (root)
+#   bench/churn.sh [MILLIONS [ARG...]]   default 3 (root); ARGs go to flowtop too
+#                                        (--group as: the screen by AS)
 # flowtop runs on its screen under a private tmux server, 120x40, names off; frames come
 # from bench/churn_send in a namespace of its own, across a veth.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 rounds=${1:-3}
+[ $# -gt 0 ] && shift
+extra=("$@")
 out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
 send=$(realpath "$out/bench/churn_send")
@@ -42,7 +45,7 @@ start_screen() {
 	screens=$((screens + 1))
 	sock=ftc-$$-$screens
 	tmux -L "$sock" new-session -d -s churn -x 120 -y 40 \
-		"ip netns exec $nsb $flowtop -i $ifb -N $*"
+		"ip netns exec $nsb $flowtop -i $ifb -N $* ${extra[*]}"
 	pid=
 	for _ in $(seq 100); do
 		pid=$(pgrep -f "^$flowtop -i $ifb" | head -n 1)
@@ -53,7 +56,7 @@ start_screen() {
 	sleep 1
 }
 # the column titles' line (where the sort arrow moves), wherever the graph puts it
-titles() { tmux -L "$sock" capture-pane -p -t churn | grep -m 1 '^ADDRESS'; }
+titles() { tmux -L "$sock" capture-pane -p -t churn | grep -m 1 -E '^(ADDRESS|PREFIX|AS|COUNTRY) '; }
 # key_ms: time from a '>' (sort one column right) to the screen showing it, in ms
 key_ms() {
 	local before t0 t1 i
