@@ -3,8 +3,10 @@
 # make.sh -- screenshots of the real flowtop on real traffic: two namespaces, a veth
 # pair, pings of several sizes from several addresses; flowtop under a private tmux
 # server in a UTF-8 locale, tall enough for the traffic graph; capture-pane -e rendered
-# to PNG by ansi2png.py. Writes main.png (graph, sparklines), help.png, picker.png and
-# conversations.png beside this script. Needs root.
+# to PNG by ansi2png.py. Writes main.png (graph, sparklines), help.png, picker.png,
+# conversations.png and groups.png (by AS: the second namespace also holds addresses
+# of public resolvers, which the location database places) beside this script. Needs
+# root.
 set -u
 flowtop=$(realpath "${FLOWTOP:-$(dirname "$0")/../flowtop}")
 cd "$(dirname "$0")" || exit 2
@@ -66,5 +68,27 @@ shot picker
 tm send-keys -t shot Escape Home Enter
 sleep 6
 shot conversations
-tm send-keys -t shot Escape q 2>/dev/null
+tm send-keys -t shot Escape
+# public resolvers' addresses in the namespace, pinging too: the screen by AS
+ip -n "$b" route add default dev "$ib"
+ip -n "$b" -6 route add default dev "$ib"
+n=0
+for host in 8.8.8.8 8.8.4.4 1.1.1.1 1.0.0.1 9.9.9.9 193.0.6.139 2001:4860:4860::8888 2606:4700:4700::1111; do
+	n=$((n + 1))
+	case $host in
+	*:*) ip -n "$a" addr add "$host/128" dev "$ia" nodad ;;
+	*) ip -n "$a" addr add "$host/32" dev "$ia" ;;
+	esac
+	case $host in
+	*:*) dst=2001:db8::10 ;;
+	*) dst=192.0.2.10 ;;
+	esac
+	ip netns exec "$a" ping -q -c 2000 -i "0.0$n" -s $((1200 / n)) -I "$host" "$dst" >/dev/null 2>&1 &
+	pids+=($!)
+done
+sleep 8
+tm send-keys -t shot a a
+sleep 0.5
+shot groups
+tm send-keys -t shot q 2>/dev/null
 exit 0

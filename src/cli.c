@@ -34,6 +34,7 @@ enum {
 	OPT_PREFIX,
 	OPT_GEO_DB,
 	OPT_METRICS_GROUP,
+	OPT_COLUMNS,
 };
 
 static const struct option long_options[] = {
@@ -59,6 +60,7 @@ static const struct option long_options[] = {
 	{ "prefix", required_argument, NULL, OPT_PREFIX },
 	{ "geo-db", required_argument, NULL, OPT_GEO_DB },
 	{ "metrics-group", required_argument, NULL, OPT_METRICS_GROUP },
+	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -102,6 +104,8 @@ void cli_usage(FILE *out)
 		"      --prefix V4[,V6]   prefix lengths of --group prefix (default %u,%u)\n"
 		"      --geo-db FILE      the location database for AS and country (default\n"
 		"                         libloc's, %s)\n"
+		"      --columns LIST     optional columns the screen shows from the start:\n"
+		"                         as, cc (the hosts' AS and country; c toggles them)\n"
 		"  -N, --numeric          do not resolve addresses to names on the screen\n"
 		"  -u, --user USER        once attached, run as USER (from root), keeping only\n"
 		"                         what switching interfaces needs\n"
@@ -132,6 +136,25 @@ static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ..
     __attribute__((format(printf, 3, 4)));
 
 static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+
+/* --columns "as,cc": the optional columns' VIEW_* bits */
+static int parse_optional_columns(const char *s, unsigned *bits)
+{
+	char list[64], *name, *save = NULL;
+	int c;
+
+	if (strlen(s) >= sizeof(list))
+		return -EINVAL;
+	strcpy(list, s);
+	*bits = 0;
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		c = column_by_name(name);
+		if (c < 0 || !(columns[c].views & VIEW_OPTIONAL))
+			return -EINVAL;
+		*bits |= columns[c].views & VIEW_OPTIONAL;
+	}
+	return *bits ? 0 : -EINVAL;
+}
 
 /* --prefix "24" or "24,48" */
 static int parse_prefixes(const char *s, struct group_opts *o)
@@ -308,6 +331,13 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				    "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to "
 				    "128, not '%s'",
 				    optarg);
+			break;
+		case OPT_COLUMNS:
+			if (parse_optional_columns(optarg, &opts->columns))
+				return usage_error(err, errlen,
+						   "--columns takes optional columns: as, cc (not "
+						   "'%s')",
+						   optarg);
 			break;
 		case OPT_METRICS_GROUP:
 			c = group_by_parse(optarg);

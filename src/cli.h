@@ -48,6 +48,7 @@ struct cli_opts {
 	struct group_opts group; /* --group, --prefix: rows by host, prefix, AS, country */
 	const char *geo_db;	 /* --geo-db: the location database, or NULL: libloc's */
 	enum group_by metrics_group; /* --metrics-group: series per AS or country too */
+	unsigned columns;	     /* --columns: the optional columns shown (VIEW_AS...) */
 };
 
 enum cli_result {

@@ -127,8 +127,8 @@ const struct column columns[COL__COUNT] = {
 	[COL_TX_BYTES] = { "txbytes", VIEW_TOTALS, KIND_BYTES, v_tx_bytes, k_tx_bytes },
 	[COL_IFACE] = { "iface", BOTH | VIEW_SEVERAL, KIND_IFACES, v_ifaces, k_ifaces },
 	[COL_HOSTS] = { "hosts", BOTH | VIEW_GROUPS, KIND_COUNT, v_hosts, k_hosts },
-	[COL_AS] = { "as", BOTH | VIEW_GEO, KIND_AS, v_as, k_as },
-	[COL_CC] = { "cc", BOTH | VIEW_GEO, KIND_CC, v_cc, k_cc },
+	[COL_AS] = { "as", BOTH | VIEW_AS, KIND_AS, v_as, k_as },
+	[COL_CC] = { "cc", BOTH | VIEW_CC, KIND_CC, v_cc, k_cc },
 	[COL_SHARE] = { "share", BOTH, KIND_BAR, v_share, k_both2 },
 	[COL_HISTORY] = { "history", VIEW_RATES, KIND_HISTORY, v_history, k_both40 },
 };

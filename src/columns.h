@@ -62,12 +62,14 @@ enum col_kind {
 	KIND_HISTORY /* a sparkline of the last samples: the screen draws it (ui/spark.h) */
 };
 
-#define VIEW_RATES   1u	 /* the rates view shows the column */
-#define VIEW_TOTALS  2u	 /* the cumulative view shows it */
-#define VIEW_SEVERAL 4u	 /* only while more than one interface is watched */
-#define VIEW_GROUPS  8u	 /* only on a table of groups */
-#define VIEW_GEO     16u /* only on a table of hosts with AS and country on */
-#define VIEW_ONLY    (VIEW_SEVERAL | VIEW_GROUPS | VIEW_GEO)
+#define VIEW_RATES    1u  /* the rates view shows the column */
+#define VIEW_TOTALS   2u  /* the cumulative view shows it */
+#define VIEW_SEVERAL  4u  /* only while more than one interface is watched */
+#define VIEW_GROUPS   8u  /* only on a table of groups */
+#define VIEW_AS	      16u /* optional: only when chosen, on a table of hosts ('c', --columns) */
+#define VIEW_CC	      32u /* likewise */
+#define VIEW_OPTIONAL (VIEW_AS | VIEW_CC)
+#define VIEW_ONLY     (VIEW_SEVERAL | VIEW_GROUPS | VIEW_OPTIONAL)
 
 struct column {
 	const char *name; /* for -s, the help and dumps: "rx2", "addr" */

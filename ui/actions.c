@@ -243,7 +243,8 @@ static unsigned act_group(struct ui *u)
 	else if (u->group.by == GROUP_HOST)
 		ui_status(u, "rows by host");
 	else
-		ui_status(u, "rows by %s: %zu groups%s", group_by_name(u->group.by),
+		ui_status(u, "rows by %s: %zu groups%s",
+			  u->group.by == GROUP_AS ? "AS" : group_by_name(u->group.by),
 			  hosttab_count(groups_table(u->groups)),
 			  u->group.by >= GROUP_AS && !u->geo
 			      ? " (no location database: AS and country are -)"
@@ -254,10 +255,10 @@ static unsigned act_group(struct ui *u)
 /* 'c': the hosts' AS and CC columns. */
 static unsigned act_geo(struct ui *u)
 {
-	u->main.geo = !u->main.geo;
-	if (!u->main.geo && (u->main.sort == COL_AS || u->main.sort == COL_CC))
+	u->main.optional = u->main.optional ? 0 : VIEW_OPTIONAL;
+	if (!column_in_view(u->main.sort, view_columns(&u->main)))
 		u->main.sort = u->main.totals ? COL_RX_BYTES : COL_RX2;
-	if (u->main.geo && !u->geo)
+	if (u->main.optional && !u->geo)
 		ui_status(u, "no location database: AS and country are - (special ranges named)");
 	return REACT_REBUILD;
 }

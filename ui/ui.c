@@ -114,7 +114,7 @@ static void build(struct ui *u, size_t want)
 {
 	size_t page = (size_t)screen_table_rows();
 
-	bool geo = ui_view(u) == &u->main && u->main.geo;
+	bool geo = ui_view(u) == &u->main && u->main.optional;
 
 	if (!want)
 		want = ui_view(u)->paused ? VIEW_PAUSED_ROWS : view_want(ui_view(u), page);
@@ -186,7 +186,8 @@ static void draw(struct ui *u)
 	char rows_are[GROUP_LABEL_LEN + 32];
 
 	if (ui_grouped(u)) {
-		snprintf(rows_are, sizeof(rows_are), "by %s", group_by_name(u->group.by));
+		snprintf(rows_are, sizeof(rows_are), "by %s",
+			 u->group.by == GROUP_AS ? "AS" : group_by_name(u->group.by));
 		s.rows_are = rows_are;
 	} else if (!u->conv && u->in_group) {
 		snprintf(rows_are, sizeof(rows_are), "hosts of %s", u->group_title);
@@ -456,6 +457,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	u.main.sort = (enum col_id)opts->sort_column;
 	u.main.filter = opts->filter;
 	u.main.geo_db = geo;
+	u.main.optional = opts->columns;
 	view_init(&u.group_view);
 	u.group_view.bits = true;
 	u.group_view.filter = opts->filter;

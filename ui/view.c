@@ -150,7 +150,7 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 			groups_label(v->groups, &r->host.addr, true, r->label);
 		else
 			r->name = v->names && name ? name(&r->host.addr, true, arg) : NULL;
-		if (v->geo && !v->groups)
+		if (v->optional && !v->groups)
 			view_fill_geo(v, r);
 		if (v->several)
 			ifaces_text(v, r->host.links, r->ifaces, sizeof(r->ifaces));

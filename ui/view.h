@@ -20,17 +20,18 @@
 struct view_pick; /* a candidate row: sort key and host */
 
 struct view {
-	enum col_id sort;	     /* the sort column */
-	bool reverse;		     /* 'r' */
-	struct filter filter;	     /* '/' */
-	bool bits;		     /* rates in bits/s (else bytes/s) */
-	bool totals;		     /* the cumulative view (else rates) */
-	bool names;		     /* reverse DNS names */
-	bool paused;		     /* the screen is frozen */
-	bool several;		     /* more than one interface watched: the IFACE column */
-	const struct groups *groups; /* the rows are these groups (their table is the one
-				      * built from), or NULL: hosts */
-	bool geo;		     /* hosts' AS and CC columns ('c'); their geo looked up */
+	enum col_id sort;		    /* the sort column */
+	bool reverse;			    /* 'r' */
+	struct filter filter;		    /* '/' */
+	bool bits;			    /* rates in bits/s (else bytes/s) */
+	bool totals;			    /* the cumulative view (else rates) */
+	bool names;			    /* reverse DNS names */
+	bool paused;			    /* the screen is frozen */
+	bool several;			    /* more than one interface watched: the IFACE column */
+	const struct groups *groups;	    /* the rows are these groups (their table is the one
+					     * built from), or NULL: hosts */
+	unsigned optional;		    /* the optional columns chosen (VIEW_AS, VIEW_CC: 'c',
+					     * --columns), shown on hosts; their geo looked up */
 	const struct group_opts *member_of; /* only the hosts of the group member_key of */
 	struct flow_key member_key;	    /* this grouping (an opened group), or NULL */
 	struct geo *geo_db;		    /* AS names for them, or NULL */
@@ -56,9 +57,7 @@ typedef const char *(*view_name_fn)(const struct flow_key *key, bool lookup, voi
 static inline unsigned view_columns(const struct view *v)
 {
 	return (v->totals ? VIEW_TOTALS : VIEW_RATES) | (v->several ? VIEW_SEVERAL : 0) |
-	       (v->groups ? VIEW_GROUPS
-		: v->geo  ? VIEW_GEO
-			  : 0);
+	       (v->groups ? VIEW_GROUPS : v->optional);
 }
 
 void view_init(struct view *v);

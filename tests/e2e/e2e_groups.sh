@@ -5,7 +5,7 @@
 # world) read with -r and replayed live across a veth; every output (JSON, text, CSV,
 # -o), the filter on groups, the hosts' AS and country in JSON, a database missing.
 . "$(dirname "$0")/lib.sh"
-need_root 31
+need_root 32
 
 here=$(dirname "$0")
 world=$E2E_TMP/world.pcap
@@ -133,7 +133,7 @@ tm send-keys -t g a
 check "screen: a, rows by prefix" eval 'shows "hosts 11/65536  by prefix" && shows "^PREFIX " && shows "^8\.8\.8\.0/24 "'
 tm send-keys -t g a
 check "screen: a again, rows by AS with their hosts" \
-	eval 'shows "by as" && shows "^AS  .* HOSTS " && shows "^AS15169 GOOGLE  .* 3 " && shows "^private  .* 3 "'
+	eval 'shows "by AS" && shows "^AS  .* HOSTS " && shows "^AS15169 GOOGLE  .* 3 " && shows "^private  .* 3 "'
 tm send-keys -t g / AS15169 Enter
 check "screen: a filter on an AS number leaves its group alone" \
 	eval 'shows "filter: AS15169" && ! pane | grep -q "^private" && [ "$(pane | grep -c "^AS1")" = 1 ]'
@@ -142,7 +142,7 @@ check "screen: Enter opens the group: its three hosts" \
 	eval 'shows "hosts of AS15169 GOOGLE" && shows "^8\.8\.4\.4 " && shows "^2001:4860:4860::8888 " &&
 	      ! pane | grep -q "^192\.168\.1\.10 " && [ "$(pane | grep -Ec "^(8\.8|2001:4860)")" = 3 ]'
 tm send-keys -t g Escape
-check "screen: Esc back to the groups" eval 'shows "by as  filter: AS15169" && ! pane | grep -q "hosts of"'
+check "screen: Esc back to the groups" eval 'shows "by AS  filter: AS15169" && ! pane | grep -q "hosts of"'
 tm send-keys -t g / Escape
 check "screen: the filter cleared, every group again" shows "^multicast "
 tm send-keys -t g d
@@ -156,4 +156,10 @@ check "screen: back to hosts, c shows their AS and country" \
 	eval 'shows "^ADDRESS .* AS  .* CC " && shows "^8\.8\.8\.8 .* AS15169 GOOGLE +US " && shows "^10\.0\.0\.1 .* private +private "'
 tm send-keys -t g q
 check "screen: q, exit 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/screen.rc" 2>/dev/null)" = 0 ]'
+tm new-session -d -s cc -x 150 -y 30 "$FLOWTOP -r $world -N --speed 0 --columns cc"
+check "screen: --columns cc, the country alone from the start" \
+	wait_for 5 eval 'tm capture-pane -p -t cc | grep -Eq "^8\.8\.8\.8 .* US  " &&
+			 tm capture-pane -p -t cc | grep -q "^ADDRESS .* CC " &&
+			 ! tm capture-pane -p -t cc | grep -q "AS15169"'
+tm send-keys -t cc q
 summary
