@@ -284,10 +284,14 @@ static void write_json(FILE *f, const struct report *r)
 /* A CSV field, quoted when it holds a comma or a quote (an AS name may) */
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
+	if (strpbrk(s, ",\"\n"))
+		report_csv_quoted(f, s);
+	else
 		fputs(s, f);
-		return;
-	}
+}
+
+void report_csv_quoted(FILE *f, const char *s)
+{
 	fputc('"', f);
 	for (; *s; s++) {
 		if (*s == '"')

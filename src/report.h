@@ -50,6 +50,8 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt);
 /* .json and .csv (any case) by name, text otherwise. */
 enum report_format report_format_for(const char *path);
 
+/* Writes s as a CSV field in quotes, its quotes doubled. */
+void report_csv_quoted(FILE *f, const char *s);
 /* Writes s as a JSON string literal, quotes included; a byte that is not part of valid
  * UTF-8 (interface names are bytes) is written as \u00XX, its Latin-1 code point. */
 void report_json_string(FILE *f, const char *s);

@@ -70,22 +70,11 @@ static const char *text_of(int c, const struct row *r)
 	return columns[c].kind == KIND_AS ? r->as : columns[c].kind == KIND_CC ? r->cc : r->ifaces;
 }
 
-/* "text" with its quotes doubled (an interface or AS name may hold a comma or a quote) */
-static void csv_quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
+/* ,"text" (an interface or AS name may hold a comma or a quote) */
 static void csv_text(FILE *f, const char *s)
 {
 	fputc(',', f);
-	csv_quoted(f, s);
+	report_csv_quoted(f, s);
 }
 
 static void write_csv(FILE *f, const struct dump *d)
@@ -104,7 +93,7 @@ static void write_csv(FILE *f, const struct dump *d)
 		const struct row *r = &v->rows[i];
 
 		if (v->groups)
-			csv_quoted(f, r->label);
+			report_csv_quoted(f, r->label);
 		else
 			fprintf(f, "%s,%s", fmt_addr(&r->host.addr, addr), r->name ? r->name : "");
 		for (c = 0; c < COL__COUNT; c++)
