@@ -27,6 +27,7 @@ struct hosttab {
 	uint32_t seq;			  /* moves to the newest end */
 	float interval[HISTORY_SLOTS];
 	double last_interval;
+	unsigned windows[3];	    /* count_window() of 2, 10 and 40 s, as of the last sample */
 	struct flow_counters other; /* what departed hosts had counted */
 	uint64_t departed;
 };
@@ -64,6 +65,7 @@ void hosttab_clear(struct hosttab *t)
 	memset(t->bytes_hist, 0, sizeof(t->bytes_hist));
 	memset(&t->other, 0, sizeof(t->other));
 	memset(t->interval, 0, sizeof(t->interval));
+	memset(t->windows, 0, sizeof(t->windows));
 	if (t->slots)
 		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
 }
@@ -312,7 +314,7 @@ void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int s
 }
 
 /* Samples of the last `seconds`: the fewest recent ones covering it. */
-static unsigned window_len(const struct hosttab *t, double seconds)
+static unsigned count_window(const struct hosttab *t, double seconds)
 {
 	unsigned k, kept = t->tick < HISTORY_SLOTS ? t->tick : HISTORY_SLOTS;
 	double covered = 0;
@@ -320,6 +322,29 @@ static unsigned window_len(const struct hosttab *t, double seconds)
 	for (k = 0; k < kept && covered < seconds - 1e-6; k++)
 		covered += t->interval[(t->tick - k) % HISTORY_SLOTS];
 	return k;
+}
+
+static const double window_seconds[3] = { 2, 10, 40 };
+
+/* count_window(), counted once a sample for the windows the columns show (a view asks
+ * once per host). */
+static unsigned window_len(const struct hosttab *t, double seconds)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (window_seconds[i] == seconds)
+			return t->windows[i];
+	return count_window(t, seconds);
+}
+
+/* The sample clock moved: the windows are counted again. */
+static void count_windows(struct hosttab *t)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		t->windows[i] = count_window(t, window_seconds[i]);
 }
 
 static double window_rate(const struct hosttab *t, const struct host *h, unsigned k, int tx)
@@ -398,6 +423,7 @@ void hosttab_end(struct hosttab *t, double interval)
 			memset(&t->hosts[t->shown[i]].delta, 0, sizeof(struct flow_counters));
 	t->tick = now;
 	t->interval[now % HISTORY_SLOTS] = (float)interval;
+	count_windows(t);
 	t->bytes_hist[now % HISTORY_SLOTS] = (double)t->pending_bytes;
 	t->pending_bytes = 0;
 	t->last_interval = interval;
@@ -464,6 +490,7 @@ long hosttab_put(struct hosttab *t, const struct host *h)
 void hosttab_follow(struct hosttab *t, const struct hosttab *src)
 {
 	t->tick = src->tick;
+	memcpy(t->windows, src->windows, sizeof(t->windows));
 	memcpy(t->interval, src->interval, sizeof(t->interval));
 	memcpy(t->bytes_hist, src->bytes_hist, sizeof(t->bytes_hist));
 	t->last_interval = src->last_interval;

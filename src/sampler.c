@@ -144,16 +144,12 @@ void sampler_free(struct sampler *s)
 	free(s);
 }
 
-/* Records of CPU c up to head into t; the tail then frees their slots. */
-static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint64_t head)
+void sampler_fold(struct hosttab *t, const struct flow_record *ring, uint64_t mask, uint64_t tail,
+		  uint64_t head, bool track_links, struct convo *convo)
 {
-	struct flow_ring_ctl *ctl = &s->ctl[c];
-	const struct flow_record *ring = s->ring + (size_t)c * s->m.ring_slots;
-	uint64_t tail = ctl->tail, n = head - tail, mask = s->m.ring_slots - 1;
-
 	for (; tail != head; tail++) {
 		const struct flow_record *r = &ring[tail & mask];
-		uint64_t links = s->track_links ? link_bit(r->slot) : 0;
+		uint64_t links = track_links ? link_bit(r->slot) : 0;
 
 		/* a random host per record: fetch its slot, then its line, ahead of use */
 		if (head - tail > 16)
@@ -164,11 +160,21 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint
 		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
 		hosttab_add_frame(t, &r->src, 1, r->bytes, links);
 		hosttab_add_frame(t, &r->dst, 0, r->bytes, links);
-		if (s->convo)
-			convo_frame(s->convo, &r->src, &r->dst, r->proto, r->bytes);
+		if (convo)
+			convo_frame(convo, &r->src, &r->dst, r->proto, r->bytes);
 	}
+}
+
+/* Records of CPU c up to head into t; the tail then frees their slots. */
+static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint64_t head)
+{
+	struct flow_ring_ctl *ctl = &s->ctl[c];
+	const struct flow_record *ring = s->ring + (size_t)c * s->m.ring_slots;
+	uint64_t tail = ctl->tail;
+
+	sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, s->track_links, s->convo);
 	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
-	return n;
+	return head - tail;
 }
 
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t)

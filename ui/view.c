@@ -13,6 +13,7 @@
 
 struct view_pick {
 	double key;
+	struct flow_key addr; /* the tie-break, here: comparing it costs no host's line */
 	const struct host *host;
 };
 
@@ -47,7 +48,7 @@ static int pick_cmp(const void *a, const void *b, void *arg)
 	if (!o->by_addr)
 		r = x->key > y->key ? -1 : x->key < y->key ? 1 : 0;
 	if (!r)
-		r = memcmp(&x->host->addr, &y->host->addr, sizeof(x->host->addr));
+		r = memcmp(&x->addr, &y->addr, sizeof(x->addr));
 	return o->reverse ? -r : r;
 }
 
@@ -131,6 +132,7 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 		if (!passes(v, h, name, arg))
 			continue;
 		v->picks[kept].host = h;
+		v->picks[kept].addr = h->addr;
 		v->picks[kept].key = order.by_addr ? 0 : column_key(v->sort, t, h);
 		kept++;
 	}
