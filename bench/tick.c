@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 			ring[j].src.addr[13] = (uint8_t)(j >> 16);
 			ring[j].src.addr[14] = (uint8_t)(j >> 8);
 			ring[j].src.addr[15] = (uint8_t)j;
-			ring[j].bytes = (uint32_t)(60 + j % 1400);
+			ring[j].count = FLOWTOP_RECORD_ONE_FRAME | (60 + j % 1400);
 		}
 		if (!ring)
 			return 1;
@@ -105,7 +105,8 @@ int main(int argc, char **argv)
 
 			t0 = cpu_now();
 			if (busy) /* the records as one ring holds them, in order */
-				sampler_fold(t, ring, UINT64_MAX, 0, n, false, NULL);
+				sampler_fold(t, ring, UINT64_MAX, 0, n, ring[n - 1].count, false,
+					     NULL);
 			t1 = cpu_now();
 			hosttab_end(t, 1.0);
 			t2 = cpu_now();

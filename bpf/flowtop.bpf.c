@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* flowtop.bpf.c: the socket filter. It walks each frame down to its innermost IP header
  * and hands that header's two addresses and the frame's length to user space as one
- * 40-byte record in a ring of its CPU; it returns 0, so no packet is ever queued to the
- * socket. The filter keeps no per-address state on its normal path: a hash table's cache
- * misses grow with the number of addresses, a ring's cost does not. When a CPU's ring
- * is full (user space fell behind) the frame is added to a per-CPU LRU hash, the spill
- * map, instead, and counted in stats.spilled: still exact, only slower.
+ * 48-byte record in a ring of its CPU, or adds the frame to its CPU's last record when
+ * that one is of the same pair and user space has not taken it (a bulk transfer or a
+ * flood costs user space a record a drain, not a record a frame); it returns 0, so no
+ * packet is ever queued to the socket. The filter keeps no per-address state on its normal path: a
+ * hash table's cache misses grow with the number of addresses, a ring's cost does not. When a CPU's
+ * ring is full (user space fell behind) the frame is added to a per-CPU LRU hash, the spill map,
+ * instead, and counted in stats.spilled: still exact, only slower.
  *
  * The filter starts at the network header and takes the ethertype from skb->protocol.
  * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
@@ -410,8 +412,45 @@ static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 sl
  * publishes the record; elsewhere head is written by an exchange, which the BPF memory
  * model orders fully (a store-release would do, but BPF has one only from Linux 6.15
  * and clang 20). User space reads head with acquire (sampler.c). */
+/* Whether rec is of the frame at c: its addresses, protocol and slot. */
+static __always_inline int same_pair(const struct flow_record *rec, const struct cursor *c,
+				     __u8 proto, __u16 slot)
+{
+	const __u64 *a = (const __u64 *)&rec->src, *b = (const __u64 *)&c->src;
+	const __u64 *x = (const __u64 *)&rec->dst, *y = (const __u64 *)&c->dst;
+
+	return a[0] == b[0] && a[1] == b[1] && x[0] == y[0] && x[1] == y[1] &&
+	       rec->proto == proto && rec->slot == slot;
+}
+
+/* Adds the frame to this CPU's last record, the one before head, when it is of the same
+ * pair, user space has not taken it and it has room: 1 then. The addition is atomic
+ * against user space's exchange; when that came first, the frame went to a record
+ * already read, and the caller writes a new one. */
+static __always_inline int ring_add(__u32 cpu, __u64 head, const struct cursor *c, __u64 bytes,
+				    __u8 proto, __u16 slot)
+{
+	__u32 idx = cpu * (ring_mask + 1) + ((__u32)(head - 1) & ring_mask);
+	struct flow_record *last;
+	__u64 count;
+
+	if (!head)
+		return 0;
+	last = bpf_map_lookup_elem(&ring, &idx);
+	if (!last || !same_pair(last, c, proto, slot))
+		return 0;
+	count = *(volatile __u64 *)&last->count;
+	if (count & FLOWTOP_RECORD_TAKEN ||
+	    count >> FLOWTOP_RECORD_FRAME_SHIFT >= FLOWTOP_RECORD_FRAMES_MAX ||
+	    (count & FLOWTOP_RECORD_BYTES_MASK) + bytes > FLOWTOP_RECORD_BYTES_MASK)
+		return 0;
+	count = __sync_fetch_and_add(&last->count, FLOWTOP_RECORD_ONE_FRAME | bytes);
+	return !(count & FLOWTOP_RECORD_TAKEN);
+}
+
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot)
 {
+	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
 	__u32 cpu = bpf_get_smp_processor_id(), idx;
 	struct flow_ring_ctl *ctl;
 	struct flow_record *rec;
@@ -421,6 +460,8 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	if (!ctl)
 		return 0;
 	head = ctl->head;
+	if (ring_add(cpu, head, c, bytes, proto, slot))
+		return 1;
 	if (head - *(volatile __u64 *)&ctl->tail > ring_mask)
 		return 0;
 	idx = cpu * (ring_mask + 1) + ((__u32)head & ring_mask);
@@ -429,8 +470,8 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 		return 0;
 	rec->src = c->src;
 	rec->dst = c->dst;
-	rec->bytes = (__u32)bytes;
-	rec->proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
+	rec->count = FLOWTOP_RECORD_ONE_FRAME | bytes;
+	rec->proto = proto;
 	rec->slot = slot;
 	if (exchange_head) {
 		__sync_lock_test_and_set(&ctl->head, head + 1);

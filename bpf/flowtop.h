@@ -19,17 +19,30 @@ struct flow_key {
 	__u8 addr[16]; /* network byte order */
 };
 
-/* One frame as the filter hands it to user space: a slot of a per-CPU ring. The filter
- * keeps no per-address state on its normal path; user space sums the records. */
+/* Frames as the filter hands them to user space: a slot of a per-CPU ring, one record
+ * for consecutive frames of one pair (same addresses, protocol and interface) on a CPU.
+ * The filter keeps no per-address state on its normal path; user space sums the
+ * records. count holds the frames and their bytes in one word, so the filter adds a
+ * frame to its CPU's last record with one atomic addition while user space has not
+ * taken it; user space takes the last record of a drain by exchanging count for
+ * FLOWTOP_RECORD_TAKEN (the others are no longer the filter's to touch), and a filter
+ * that finds it taken writes a new record. */
 struct flow_record {
 	struct flow_key src; /* innermost source */
 	struct flow_key dst; /* innermost destination */
-	__u32 bytes;	     /* length on the wire */
-	__u8 proto;	     /* the innermost IP protocol (IPPROTO_*); FLOWTOP_PROTO_UNKNOWN
-			      * when the dissector stopped before reaching it */
-	__u8 _pad;
+	__u64 count;	     /* frames << FLOWTOP_RECORD_FRAME_SHIFT | their bytes on the
+			      * wire; FLOWTOP_RECORD_TAKEN once user space took it */
 	__u16 slot; /* the interface's slot (struct flow_link), FLOWTOP_SLOT_NONE without */
+	__u8 proto; /* the innermost IP protocol (IPPROTO_*); FLOWTOP_PROTO_UNKNOWN when the
+		     * dissector stopped before reaching it */
+	__u8 _pad[5];
 };
+
+#define FLOWTOP_RECORD_FRAME_SHIFT 40 /* bytes below, up to 1 TiB */
+#define FLOWTOP_RECORD_ONE_FRAME   (1ull << FLOWTOP_RECORD_FRAME_SHIFT)
+#define FLOWTOP_RECORD_FRAMES_MAX  ((1u << 22) - 1) /* frames a record takes at most */
+#define FLOWTOP_RECORD_TAKEN	   (1ull << 63)
+#define FLOWTOP_RECORD_BYTES_MASK  (FLOWTOP_RECORD_ONE_FRAME - 1)
 
 /* A watched interface as the filter knows it: the value of the links array at index
  * ifindex % FLOWTOP_LINK_INDEX (an array, so finding it costs no hash). A frame whose
@@ -139,7 +152,7 @@ struct flow_file_frame {
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
 _Static_assert(sizeof(struct flow_stats) == 9 * 8, "flow_stats: FLOW_STATS_FIELDS, u64 each");
-_Static_assert(sizeof(struct flow_record) == 40, "flow_record layout");
+_Static_assert(sizeof(struct flow_record) == 48, "flow_record layout");
 _Static_assert(sizeof(struct flow_spill) == 40, "flow_spill layout");
 _Static_assert(sizeof(struct flow_spill_key) == 20, "flow_spill_key must have no padding");
 _Static_assert(sizeof(struct flow_link) == 8, "flow_link layout");

@@ -63,8 +63,8 @@ const char *convo_proto_name(enum convo_proto p)
 	return p < CONVO__PROTOS ? names[p] : "?";
 }
 
-void convo_frame(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
-		 uint8_t proto, uint32_t bytes)
+void convo_frames(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
+		  uint8_t proto, uint32_t frames, uint64_t bytes)
 {
 	struct convo_proto_counts *p;
 	int sent = flow_key_eq(src, &c->focus);
@@ -72,9 +72,9 @@ void convo_frame(struct convo *c, const struct flow_key *src, const struct flow_
 	if (!sent && !flow_key_eq(dst, &c->focus))
 		return;
 	/* the peer's entry, with rx and tx seen from the focus */
-	hosttab_add_frame(c->peers, sent ? dst : src, sent, bytes, 0);
+	hosttab_add_frames(c->peers, sent ? dst : src, sent, frames, bytes, 0);
 	p = &c->proto[convo_proto_of(proto)];
-	p->pending_packets++;
+	p->pending_packets += frames;
 	p->pending_bytes += bytes;
 }
 

@@ -36,10 +36,10 @@ void convo_free(struct convo *c);
 
 const struct flow_key *convo_focus(const struct convo *c);
 
-/* One frame from src to dst of `bytes` carrying IP protocol `proto`: counted when the
- * focus is one end (a frame to itself counts once, as sent). */
-void convo_frame(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
-		 uint8_t proto, uint32_t bytes);
+/* Frames from src to dst, `bytes` in all, carrying IP protocol `proto`: counted when
+ * the focus is one end (a frame to itself counts once, as sent). */
+void convo_frames(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
+		  uint8_t proto, uint32_t frames, uint64_t bytes);
 
 /* Closes the sample, as hosttab_end() does for the peers. */
 void convo_end(struct convo *c, double interval);

@@ -267,8 +267,8 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key)
 	return h;
 }
 
-int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes,
-		      uint64_t links)
+int hosttab_add_frames(struct hosttab *t, const struct flow_key *key, int tx, uint32_t frames,
+		       uint64_t bytes, uint64_t links)
 {
 	struct host *h = touch(t, key);
 
@@ -278,10 +278,10 @@ int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uin
 		h->links |= links;
 	t->pending_bytes += bytes;
 	if (tx) {
-		h->pending.tx_packets++;
+		h->pending.tx_packets += frames;
 		h->pending.tx_bytes += bytes;
 	} else {
-		h->pending.rx_packets++;
+		h->pending.rx_packets += frames;
 		h->pending.rx_bytes += bytes;
 	}
 	return 0;

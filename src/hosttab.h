@@ -78,10 +78,16 @@ static inline uint64_t link_bit(unsigned slot)
 	return 1ull << (slot < 64 ? slot : 0);
 }
 
-/* Adds one frame of `bytes` to key, as its sender (tx) or receiver, seen on the
- * interfaces `links` (link_bit()s, or 0 not to say). 0 or -ENOMEM. */
-int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx, uint64_t bytes,
-		      uint64_t links);
+/* Adds `frames` frames of `bytes` in all to key, as their sender (tx) or receiver, seen
+ * on the interfaces `links` (link_bit()s, or 0 not to say). 0 or -ENOMEM. */
+int hosttab_add_frames(struct hosttab *t, const struct flow_key *key, int tx, uint32_t frames,
+		       uint64_t bytes, uint64_t links);
+/* One frame. */
+static inline int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx,
+				    uint64_t bytes, uint64_t links)
+{
+	return hosttab_add_frames(t, key, tx, 1, bytes, links);
+}
 /* Makes room for `more` new hosts (up to the table's bound), so that adding them
  * cannot fail: what a caller that must add all or nothing calls first. 0 or -ENOMEM. */
 int hosttab_reserve(struct hosttab *t, size_t more);

@@ -24,7 +24,8 @@ struct seen {
 
 struct sampler {
 	struct bpf_maps m;
-	struct flow_record *ring;  /* ncpus * ring_slots records, read only */
+	struct flow_record *ring;  /* ncpus * ring_slots records (a last record is taken by
+				    * writing its count) */
 	struct flow_ring_ctl *ctl; /* ncpus heads and tails */
 	size_t ring_len, ctl_len;  /* mmap lengths */
 	struct flow_stats *stats;  /* ncpus values */
@@ -106,7 +107,7 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->ctl = MAP_FAILED;
 	s->ring_len = page_round((size_t)maps->ncpus * maps->ring_slots * sizeof(*s->ring));
 	s->ctl_len = page_round((size_t)maps->ncpus * sizeof(*s->ctl));
-	s->ring = mmap(NULL, s->ring_len, PROT_READ, MAP_SHARED, maps->ring_fd, 0);
+	s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_fd, 0);
 	s->ctl = mmap(NULL, s->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_ctl_fd, 0);
 	/* a walk racing inserts and evictions may meet more keys than the map holds */
 	s->spill_cap = info.max_entries + info.max_entries / 8 + 64;
@@ -144,12 +145,20 @@ void sampler_free(struct sampler *s)
 	free(s);
 }
 
+uint64_t sampler_take(struct flow_record *last)
+{
+	return __atomic_exchange_n(&last->count, FLOWTOP_RECORD_TAKEN, __ATOMIC_ACQ_REL);
+}
+
 void sampler_fold(struct hosttab *t, const struct flow_record *ring, uint64_t mask, uint64_t tail,
-		  uint64_t head, bool track_links, struct convo *convo)
+		  uint64_t head, uint64_t last, bool track_links, struct convo *convo)
 {
 	for (; tail != head; tail++) {
 		const struct flow_record *r = &ring[tail & mask];
 		uint64_t links = track_links ? link_bit(r->slot) : 0;
+		uint64_t count = tail + 1 != head ? r->count : last;
+		uint32_t frames = (uint32_t)(count >> FLOWTOP_RECORD_FRAME_SHIFT);
+		uint64_t bytes = count & FLOWTOP_RECORD_BYTES_MASK;
 
 		/* a random host per record: fetch its slot, then its line, ahead of use */
 		if (head - tail > 16)
@@ -158,23 +167,39 @@ void sampler_fold(struct hosttab *t, const struct flow_record *ring, uint64_t ma
 			hosttab_prefetch(t, &ring[(tail + 6) & mask].src, 1);
 
 		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
-		hosttab_add_frame(t, &r->src, 1, r->bytes, links);
-		hosttab_add_frame(t, &r->dst, 0, r->bytes, links);
+		hosttab_add_frames(t, &r->src, 1, frames, bytes, links);
+		hosttab_add_frames(t, &r->dst, 0, frames, bytes, links);
 		if (convo)
-			convo_frame(convo, &r->src, &r->dst, r->proto, r->bytes);
+			convo_frames(convo, &r->src, &r->dst, r->proto, frames, bytes);
 	}
 }
 
-/* Records of CPU c up to head into t; the tail then frees their slots. */
-static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, uint64_t head)
+/* CPU c's ring up to what its filter published: the head, and the last record's count,
+ * taken (no frame joins it after this). */
+struct ring_end {
+	uint64_t head, last;
+};
+
+static struct ring_end ring_end(struct sampler *s, unsigned c)
+{
+	struct ring_end e = { __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE), 0 };
+
+	if (e.head != s->ctl[c].tail)
+		e.last = sampler_take(
+		    &s->ring[(size_t)c * s->m.ring_slots + ((e.head - 1) & (s->m.ring_slots - 1))]);
+	return e;
+}
+
+/* Records of CPU c up to e into t; the tail then frees their slots. */
+static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, struct ring_end e)
 {
 	struct flow_ring_ctl *ctl = &s->ctl[c];
 	const struct flow_record *ring = s->ring + (size_t)c * s->m.ring_slots;
 	uint64_t tail = ctl->tail;
 
-	sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, s->track_links, s->convo);
-	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
-	return head - tail;
+	sampler_fold(t, ring, s->m.ring_slots - 1, tail, e.head, e.last, s->track_links, s->convo);
+	__atomic_store_n(&ctl->tail, e.head, __ATOMIC_RELEASE);
+	return e.head - tail;
 }
 
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
@@ -183,7 +208,7 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 	unsigned c;
 
 	for (c = 0; c < s->m.ncpus; c++)
-		n += drain_cpu(s, t, c, __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE));
+		n += drain_cpu(s, t, c, ring_end(s, c));
 	return n;
 }
 
@@ -371,15 +396,16 @@ static void table_totals(struct flow_totals *totals, const struct hosttab *t)
 
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval)
 {
-	uint64_t heads[s->m.ncpus];
+
 	struct flow_stats now, slot_now[FLOWTOP_MAX_SLOTS];
 	unsigned c, i;
 	int err;
 
 	/* hosts first, then stats: the filter counts a frame in the stats before it
-	 * publishes its record, so every record read here is in the stats read after */
+	 * publishes its record or adds it to the last one, so every record drained here
+	 * (the last one taken: no frame joins it after) is in the stats read after */
 	for (c = 0; c < s->m.ncpus; c++)
-		heads[c] = __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE);
+		drain_cpu(s, t, c, ring_end(s, c));
 	err = read_stats(s, slot_now, &now);
 	if (err)
 		return err;
@@ -410,8 +436,6 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 		slot_now[i].lost = s->lost[i];
 		now.lost += s->lost[i];
 	}
-	for (c = 0; c < s->m.ncpus; c++)
-		drain_cpu(s, t, c, heads[c]);
 	hosttab_end(t, interval);
 	if (s->convo)
 		convo_end(s->convo, interval);
@@ -435,10 +459,8 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 	unsigned c;
 	int err;
 
-	for (c = 0; c < s->m.ncpus; c++) /* what the rings hold is dropped */
-		__atomic_store_n(&s->ctl[c].tail,
-				 __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE),
-				 __ATOMIC_RELEASE);
+	for (c = 0; c < s->m.ncpus; c++) /* what the rings hold is dropped, the last taken */
+		__atomic_store_n(&s->ctl[c].tail, ring_end(s, c).head, __ATOMIC_RELEASE);
 	err = read_by_key(s, &n);
 	if (err)
 		return err;

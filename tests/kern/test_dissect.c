@@ -703,7 +703,8 @@ static uint64_t ring_head(struct flowtop_bpf *sk, unsigned cpu)
 	return ctl.head;
 }
 
-/* Each CPU publishes into its own ring (no atomics); the sampler reads them all. */
+/* Each CPU publishes into its own ring; the sampler reads them all. Two frames of one
+ * pair in a row on a CPU are one record of two frames. */
 static void test_per_cpu_rings(void)
 {
 	int online = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -725,11 +726,60 @@ static void test_per_cpu_rings(void)
 	ASSERT_OK(run_on_cpu(1, &f));
 	sched_setaffinity(0, sizeof(all), &all);
 	ASSERT_EQ(ring_head(skel, 0) - h0, 1);
-	ASSERT_EQ(ring_head(skel, 1) - h1, 2);
+	ASSERT_EQ(ring_head(skel, 1) - h1, 1);
 	ASSERT_OK(sample());
 	ASSERT_EQ(host(A4)->total.tx_packets, 3);
 	ASSERT_EQ(host(B4)->total.rx_bytes, 3 * f.len);
 	ASSERT_EQ(totals.total.spilled, 0);
+}
+
+/* Frames of one pair in a row on a CPU are one record while user space has not taken
+ * it: a sample takes the last, and the next frame starts a record; another pair in
+ * between starts one too; a record stops taking bytes before its count would overflow
+ * (frames of 4 GB each, as a capture file's may say). Every count stays exact. */
+static void test_records_join_their_pair(void)
+{
+	uint64_t h;
+	cpu_set_t all;
+	struct frame f, g;
+	int i;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	reset();
+	b_ipv4_udp(&f); /* A4 -> B4 */
+	eth(&g, ETH_P_IP), ipv4(&g, C4, B4, IPPROTO_UDP), udp(&g);
+	h = ring_head(skel, 0);
+	for (i = 0; i < 5; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_EQ(ring_head(skel, 0) - h, 1);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 5);
+	ASSERT_EQ(host(A4)->total.tx_bytes, 5 * f.len);
+	/* taken by the sample: a new record, then A, C, A: three more */
+	for (i = 0; i < 3; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_OK(run_on_cpu(0, &g));
+	ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_EQ(ring_head(skel, 0) - h, 4);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 9);
+	ASSERT_EQ(host(C4)->total.tx_packets, 1);
+	ASSERT_EQ(host(B4)->total.rx_packets, 10);
+	ASSERT_EQ(host(B4)->total.rx_bytes, 10 * f.len);
+	/* 300 frames of 4 GB on the wire: 2^40 bytes a record at most, so two records */
+	h = ring_head(skel, 0);
+	for (i = 0; i < 300; i++)
+		if (!ASSERT_OK(bpf_load_run_frame(skel, f.b, f.len, 0xf0000000u)))
+			break;
+	ASSERT_EQ(ring_head(skel, 0) - h, 2);
+	ASSERT_OK(bpf_load_run_frame(skel, f.b, f.len, 0)); /* no extra bytes for the tests
+							     * after; the second record has room */
+	ASSERT_EQ(ring_head(skel, 0) - h, 2);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 310);
+	ASSERT_EQ(host(A4)->total.tx_bytes, 10 * f.len + 300 * (f.len + 0xf0000000ull));
+	ASSERT_EQ(totals.total.spilled, 0);
+	sched_setaffinity(0, sizeof(all), &all);
 }
 
 /* Counters accumulate across samples, and the rates come from the difference. */
@@ -874,11 +924,13 @@ static void test_slots_by_ifindex(void)
 	ASSERT_EQ(bpf_load_link_put(r.skel, 1, 3, 0), -EBUSY); /* its place is taken */
 	ASSERT_OK(bpf_load_link_drop(r.skel, 1 + FLOWTOP_LINK_INDEX));
 	ASSERT_EQ(bpf_load_link_put(r.skel, 1, 0, 0), -EINVAL);
-	/* a full ring: the spill map's keys carry the slot too */
+	/* a full ring: the spill map's keys carry the slot too (D4 and E4 in turn, so that
+	 * no two frames in a row are one record's) */
 	ASSERT_OK(bpf_load_link_put(r.skel, 1, 4, ETH_HLEN));
-	eth(&f, ETH_P_IP), ipv4(&f, D4, B4, IPPROTO_UDP), udp(&f);
-	for (i = 0; i < 70; i++)
+	for (i = 0; i < 70; i++) {
+		eth(&f, ETH_P_IP), ipv4(&f, i % 2 ? E4 : D4, B4, IPPROTO_UDP), udp(&f);
 		ASSERT_OK(run_on_cpu(0, &f));
+	}
 	sched_setaffinity(0, sizeof(all), &all);
 	if (ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(totals.nslots, 6);
@@ -887,14 +939,17 @@ static void test_slots_by_ifindex(void)
 		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].frames, 2);
 		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].bytes, 2 * (f.len - ETH_HLEN));
 		ASSERT_EQ(totals.slot_total[4].frames, 70);
-		ASSERT_EQ(totals.slot_total[4].spilled, 70 - (64 - 5));
+		/* two records before (A4's three frames, C4's two), 62 then; of the 8 frames
+		 * past a full ring, those of the last record's pair still join it */
+		ASSERT_EQ(totals.slot_total[4].spilled, (70 - (64 - 2)) / 2);
 		ASSERT_EQ(totals.total.frames, 75);
 		ASSERT_EQ(host(A4)->total.tx_packets, 3);
 		ASSERT_EQ(host(A4)->links, link_bit(5));
 		ASSERT_EQ(host(C4)->total.tx_packets, 2);
 		ASSERT_EQ(host(C4)->total.tx_bytes, 2 * (f.len - ETH_HLEN));
 		ASSERT_EQ(host(C4)->links, link_bit(FLOWTOP_SLOT_NONE));
-		ASSERT_EQ(host(D4)->total.tx_packets, 70); /* ring and spill map alike */
+		ASSERT_EQ(host(D4)->total.tx_packets, 35); /* ring and spill map alike */
+		ASSERT_EQ(host(E4)->total.tx_packets, 35);
 		ASSERT_EQ(host(D4)->links, link_bit(4));
 		ASSERT_EQ(host(B4)->total.rx_packets, 75);
 		ASSERT_EQ(host(B4)->links, link_bit(FLOWTOP_SLOT_NONE) | link_bit(4) | link_bit(5));
@@ -934,19 +989,25 @@ static void test_full_ring_spills_exactly(void)
 	rig_close(&r);
 }
 
-/* n frames from src to B4 on CPU 0 */
-static bool run_from(struct frame *f, const char *src, int n)
+/* n frames to B4 on CPU 0, from src, or from src and src2 in turn (a record each) */
+static bool run_from2(struct frame *f, const char *src, const char *src2, int n)
 {
 	cpu_set_t all;
 	int i;
 
 	sched_getaffinity(0, sizeof(all), &all);
-	eth(f, ETH_P_IP), ipv4(f, src, B4, IPPROTO_UDP), udp(f);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		eth(f, ETH_P_IP), ipv4(f, i % 2 && src2 ? src2 : src, B4, IPPROTO_UDP), udp(f);
 		if (!ASSERT_OK(run_on_cpu(0, f)))
 			break;
+	}
 	sched_setaffinity(0, sizeof(all), &all);
 	return i == n;
+}
+
+static bool run_from(struct frame *f, const char *src, int n)
+{
+	return run_from2(f, src, NULL, n);
 }
 
 /* A spill map of 64 entries and 936 frames from as many sources spilled before a read:
@@ -1051,14 +1112,14 @@ static void test_spill_entry_made_anew(void)
 
 	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }))
 		return;
-	/* the ring full of 64 frames, then one from X: into the spill map */
-	if (run_from(&f, C4, 64) && run_from(&f, "10.8.0.1", 1) &&
+	/* the ring full of 64 records, then one from X: into the spill map */
+	if (run_from2(&f, C4, D4, 64) && run_from(&f, "10.8.0.1", 1) &&
 	    ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 1);
 		ASSERT_EQ(totals.total.spilled, 1);
 		/* again the ring full, 1,000 sources through the spill map (X is evicted),
 		 * then three frames from X: its entry is made anew, with 3 > 1 */
-		ASSERT_TRUE(run_from(&f, C4, 64) && run_sources(&f, 1000) &&
+		ASSERT_TRUE(run_from2(&f, C4, D4, 64) && run_sources(&f, 1000) &&
 			    run_from(&f, "10.8.0.1", 3));
 		ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
 		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 4);
@@ -1394,6 +1455,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_no_link_header);
 	RUN_TEST(test_slots_by_ifindex);
 	RUN_TEST(test_per_cpu_rings);
+	RUN_TEST(test_records_join_their_pair);
 	RUN_TEST(test_records_carry_the_protocol);
 	RUN_TEST(test_deltas_across_samples);
 	RUN_TEST(test_full_ring_spills_exactly);

@@ -22,7 +22,7 @@ static void frame(struct convo *c, const char *src, const char *dst, uint8_t pro
 {
 	struct flow_key s = key(src), d = key(dst);
 
-	convo_frame(c, &s, &d, proto, bytes);
+	convo_frames(c, &s, &d, proto, 1, bytes);
 }
 
 static const struct host *peer(const struct convo *c, const char *addr)
