@@ -28,10 +28,11 @@ struct sampler {
 				    * writing its count) */
 	struct flow_ring_ctl *ctl; /* ncpus heads and tails */
 	size_t ring_len, ctl_len;  /* mmap lengths */
-	struct flow_stats *stats;  /* ncpus values */
-	unsigned nslots;	   /* slots read: [0, nslots) */
-	bool track_links;	   /* tell the host table which interface a frame came on */
-	size_t spill_cap;	   /* keys the spill buffers hold */
+	struct flow_stats *stats;  /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
+	bool stats_batch; /* read them with one BPF_MAP_LOOKUP_BATCH (else a slot a call) */
+	unsigned nslots;  /* slots read: [0, nslots) */
+	bool track_links; /* tell the host table which interface a frame came on */
+	size_t spill_cap; /* keys the spill buffers hold */
 	struct flow_spill_key *spill_keys;
 	struct flow_spill *spill_vals;	   /* spill_cap * ncpus */
 	struct seen seen, next;		   /* the last read, and the one being made */
@@ -113,7 +114,8 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->spill_cap = info.max_entries + info.max_entries / 8 + 64;
 	s->spill_keys = calloc(s->spill_cap, sizeof(*s->spill_keys));
 	s->spill_vals = calloc(s->spill_cap * maps->ncpus, sizeof(*s->spill_vals));
-	s->stats = calloc(maps->ncpus, sizeof(*s->stats));
+	s->stats = calloc((size_t)FLOWTOP_MAX_SLOTS * maps->ncpus, sizeof(*s->stats));
+	s->stats_batch = true;
 	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED) {
 		err = errno;
 		sampler_free(s);
@@ -351,20 +353,47 @@ const size_t stats_nfields = sizeof(stats_fields) / sizeof(stats_fields[0]);
 
 /* The filter's counters of each slot in use (summed over the CPUs) into slot[], and of
  * all of them into *sum. */
+/* The per-CPU stats of the slots in use into s->stats: one BPF_MAP_LOOKUP_BATCH, or a
+ * lookup a slot where the kernel has no batch for arrays (before Linux 5.6). */
+static int fetch_stats(struct sampler *s)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 keys[FLOWTOP_MAX_SLOTS], count = s->nslots, out;
+	__u32 i;
+	int err;
+
+	if (s->stats_batch) {
+		err =
+		    bpf_map_lookup_batch(s->m.stats_fd, NULL, &out, keys, s->stats, &count, &opts);
+		if ((!err || err == -ENOENT) && count == s->nslots)
+			return 0;
+		if (err != -EINVAL && err != -ENOTSUP && err != -EOPNOTSUPP)
+			return err ? err : -EIO;
+		s->stats_batch = false;
+	}
+	for (i = 0; i < s->nslots; i++) {
+		err = bpf_map_lookup_elem(s->m.stats_fd, &i, s->stats + (size_t)i * s->m.ncpus);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int read_stats(struct sampler *s, struct flow_stats *slot, struct flow_stats *sum)
 {
 	unsigned c;
 	__u32 i;
-	int err;
+	int err = fetch_stats(s);
 
+	if (err)
+		return err;
 	memset(sum, 0, sizeof(*sum));
 	for (i = 0; i < s->nslots; i++) {
-		err = bpf_map_lookup_elem(s->m.stats_fd, &i, s->stats);
-		if (err)
-			return err;
+		const struct flow_stats *cpu = s->stats + (size_t)i * s->m.ncpus;
+
 		memset(&slot[i], 0, sizeof(slot[i]));
 		for (c = 0; c < s->m.ncpus; c++) {
-#define SUM(field, json, text, family, help) slot[i].field += s->stats[c].field;
+#define SUM(field, json, text, family, help) slot[i].field += cpu[c].field;
 			FLOW_STATS_FIELDS(SUM)
 #undef SUM
 		}
