@@ -145,7 +145,7 @@ $(BIN): $(OUT)/ui/main.o $(OUT)/libflowtop.a
 
 # unit (tests/unit) and kernel (tests/kern) tests alike
 .SECONDEXPANSION:
-$(UNIT_TESTS) $(KERN_TESTS): $(OUT)/tests/%: $$(wildcard tests/unit/%.c tests/kern/%.c) tests/test.h \
+$(UNIT_TESTS) $(KERN_TESTS): $(OUT)/tests/%: $$(wildcard tests/unit/%.c tests/kern/%.c) tests/test.h tests/unit/hosts.h \
 		$(OUT)/libflowtop.a | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@

@@ -2,23 +2,15 @@
 /* test_convo.c: a focus's conversations: exactly the peers it exchanged frames with,
  * each direction from the focus's side, frames between others ignored, protocols
  * classed, samples closed like the host table's. */
-#include "test.h"
+#include "hosts.h"
 
 #include <netinet/in.h>
 
 #include "convo.h"
 #include "fmt.h"
 
-static struct flow_key key(const char *s)
-{
-	struct flow_key k;
-
-	if (fmt_parse_addr(s, &k))
-		abort();
-	return k;
-}
-
-static void frame(struct convo *c, const char *src, const char *dst, uint8_t proto, uint32_t bytes)
+static void one_frame(struct convo *c, const char *src, const char *dst, uint8_t proto,
+		      uint32_t bytes)
 {
 	struct flow_key s = key(src), d = key(dst);
 
@@ -39,14 +31,14 @@ static void test_peers_and_directions(void)
 	const struct host *b, *d;
 
 	ASSERT_TRUE(c != NULL);
-	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100); /* a -> b, three times */
-	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100);
-	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100);
-	frame(c, "10.0.0.2", "10.0.0.1", IPPROTO_UDP, 60); /* b -> a */
-	frame(c, "10.0.0.1", "2001:db8::3", IPPROTO_TCP, 1500);
-	frame(c, "2001:db8::3", "10.0.0.1", IPPROTO_ICMPV6, 90);
-	frame(c, "10.0.0.2", "10.0.0.4", IPPROTO_UDP, 999); /* between others: not a's */
-	frame(c, "10.0.0.4", "10.0.0.2", IPPROTO_TCP, 999);
+	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100); /* a -> b, three times */
+	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100);
+	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 100);
+	one_frame(c, "10.0.0.2", "10.0.0.1", IPPROTO_UDP, 60); /* b -> a */
+	one_frame(c, "10.0.0.1", "2001:db8::3", IPPROTO_TCP, 1500);
+	one_frame(c, "2001:db8::3", "10.0.0.1", IPPROTO_ICMPV6, 90);
+	one_frame(c, "10.0.0.2", "10.0.0.4", IPPROTO_UDP, 999); /* between others: not a's */
+	one_frame(c, "10.0.0.4", "10.0.0.2", IPPROTO_TCP, 999);
 	convo_end(c, 1.0);
 	ASSERT_EQ(hosttab_count(convo_peers(c)), 2);
 	b = peer(c, "10.0.0.2");
@@ -68,14 +60,15 @@ static void test_protocols(void)
 	struct convo *c = convo_new(&a, 16);
 	const struct convo_proto_counts *p = convo_protos(c);
 
-	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1000);
-	frame(c, "10.0.0.2", "10.0.0.1", IPPROTO_TCP, 40);
-	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 200);
-	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_ICMP, 98);
-	frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_GRE, 300); /* a tunnel its dissection stopped at */
-	frame(c, "10.0.0.1", "10.0.0.2", 255, 64);	    /* FLOWTOP_PROTO_UNKNOWN */
-	frame(c, "10.0.0.3", "10.0.0.2", IPPROTO_TCP, 5000); /* not a's */
-	ASSERT_EQ(p[CONVO_TCP].packets, 0);		     /* nothing before the sample closes */
+	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1000);
+	one_frame(c, "10.0.0.2", "10.0.0.1", IPPROTO_TCP, 40);
+	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 200);
+	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_ICMP, 98);
+	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_GRE,
+		  300);				       /* a tunnel its dissection stopped at */
+	one_frame(c, "10.0.0.1", "10.0.0.2", 255, 64); /* FLOWTOP_PROTO_UNKNOWN */
+	one_frame(c, "10.0.0.3", "10.0.0.2", IPPROTO_TCP, 5000); /* not a's */
+	ASSERT_EQ(p[CONVO_TCP].packets, 0); /* nothing before the sample closes */
 	convo_end(c, 1.0);
 	ASSERT_EQ(p[CONVO_TCP].packets, 2);
 	ASSERT_EQ(p[CONVO_TCP].bytes, 1040);
@@ -100,7 +93,7 @@ static void test_bounded_peers_keep_sums(void)
 
 	for (i = 0; i < 100; i++) {
 		snprintf(addr, sizeof(addr), "10.1.0.%zu", i);
-		frame(c, "10.0.0.1", addr, IPPROTO_UDP, 10);
+		one_frame(c, "10.0.0.1", addr, IPPROTO_UDP, 10);
 		convo_end(c, 1.0);
 	}
 	ASSERT_EQ(hosttab_count(convo_peers(c)), 4);

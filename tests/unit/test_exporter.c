@@ -2,7 +2,7 @@
 /* test_exporter.c: what a scrape of the running exporter gets, on a port of loopback
  * the kernel picks, read with curl; and that a sample which cannot be published leaves
  * the last one served (realloc fails on purpose: this program's realloc can). */
-#include "test.h"
+#include "hosts.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -27,16 +27,6 @@ void *realloc(void *p, size_t n)
 	if (!next)
 		next = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
 	return next(p, n);
-}
-
-static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t bytes)
-{
-	struct flow_key s, d;
-
-	if (fmt_parse_addr(src, &s) || fmt_parse_addr(dst, &d))
-		abort();
-	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes, 0));
-	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes, 0));
 }
 
 /* What GET /metrics answers on port, with "Accept" for OpenMetrics when om: the status

@@ -3,29 +3,12 @@
  * by AS and by country through the packaged location database, the special ranges
  * without one; a group's counters, history, rates, peak and host count are its hosts'
  * sums; "other" stays "other". */
-#include "test.h"
+#include "hosts.h"
 
 #include "fmt.h"
 #include "geo.h"
 #include "groups.h"
 #include "hosttab.h"
-
-static struct flow_key key(const char *s)
-{
-	struct flow_key k;
-
-	if (fmt_parse_addr(s, &k))
-		abort();
-	return k;
-}
-
-static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t bytes)
-{
-	struct flow_key s = key(src), d = key(dst);
-
-	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes, 0));
-	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes, 0));
-}
 
 static const struct host *find(const struct hosttab *t, const char *addr)
 {

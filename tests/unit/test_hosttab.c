@@ -2,20 +2,11 @@
 /* test_hosttab.c: the host table: deltas and totals from increments, a bound on the
  * hosts held with "other" keeping the sums exact, history that belongs to an address,
  * rate windows, ordering, and the partial selection the outputs use. */
-#include "test.h"
+#include "hosts.h"
 
 #include "fmt.h"
 #include "hosttab.h"
 #include "topk.h"
-
-static struct flow_key key(const char *s)
-{
-	struct flow_key k;
-
-	if (fmt_parse_addr(s, &k))
-		abort();
-	return k;
-}
 
 static struct flow_key nth(unsigned i)
 {
@@ -35,14 +26,6 @@ static const struct host *find(const struct hosttab *t, const char *addr)
 }
 
 /* one frame of bytes from src to dst */
-static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t bytes)
-{
-	struct flow_key s = key(src), d = key(dst);
-
-	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes, 0));
-	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes, 0));
-}
-
 static void test_first_sample_counts_everything(void)
 {
 	struct hosttab *t = hosttab_new(16);

@@ -3,30 +3,13 @@
  * "other" summing to every host's count, counters that never go back while hosts move
  * in and out of the top, OpenMetrics' names and # EOF, escaping, a restart on another
  * interface. */
-#include "test.h"
+#include "hosts.h"
 
 #include <errno.h>
 #include <inttypes.h>
 
 #include "fmt.h"
 #include "metrics.h"
-
-static struct flow_key key(const char *s)
-{
-	struct flow_key k;
-
-	if (fmt_parse_addr(s, &k))
-		abort();
-	return k;
-}
-
-static void frame(struct hosttab *t, const char *src, const char *dst, uint64_t bytes)
-{
-	struct flow_key s = key(src), d = key(dst);
-
-	ASSERT_OK(hosttab_add_frame(t, &s, 1, bytes, 0));
-	ASSERT_OK(hosttab_add_frame(t, &d, 0, bytes, 0));
-}
 
 /* The value of one sample line "name{...ip="ip"} v" in text, or -1. */
 static int64_t value(const char *text, const char *name, const char *ip)

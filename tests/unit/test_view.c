@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* test_view.c: the screen's pure parts: filter parsing and matching, the column table
  * (sorting by every column, reversed, ties), cell formats, rate windows, selection. */
-#include "test.h"
+#include "hosts.h"
 
 #include <errno.h>
 
@@ -10,15 +10,6 @@
 #include "fmt.h"
 #include "keys.h"
 #include "view.h"
-
-static struct flow_key key(const char *s)
-{
-	struct flow_key k;
-
-	if (fmt_parse_addr(s, &k))
-		abort();
-	return k;
-}
 
 static bool matches(const char *filter, const char *addr)
 {
