@@ -63,7 +63,8 @@ bool ui_build_groups(struct ui *u)
 }
 
 /* Where the hosts the main view shows are, for its AS and CC columns: each host looked
- * up once, then kept; every host when the rows are sorted by them, else the rows built. */
+ * up once, then kept; every host when the rows are sorted or filtered by them, else the
+ * rows built. */
 static void locate(struct ui *u, bool every_host)
 {
 	struct hosttab *t = capture_hosts(u->cap);
@@ -118,7 +119,8 @@ static void build(struct ui *u, size_t want)
 
 	if (!want)
 		want = ui_view(u)->paused ? VIEW_PAUSED_ROWS : view_want(ui_view(u), page);
-	if (geo && (u->main.sort == COL_AS || u->main.sort == COL_CC))
+	if (geo && (u->main.sort == COL_AS || u->main.sort == COL_CC ||
+		    u->main.filter.kind == FILTER_TEXT)) /* a sort or a filter by them */
 		locate(u, true);
 	if (view_build(ui_view(u), shown_hosts(u), want, ui_name_of, u))
 		ui_status(u, "out of memory building the rows");

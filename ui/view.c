@@ -69,9 +69,18 @@ static bool passes(const struct view *v, const struct host *h, view_name_fn name
 				    groups_label(v->groups, &h->addr, true, label));
 	if (v->filter.kind != FILTER_TEXT)
 		return filter_match(&v->filter, &h->addr, NULL);
-	/* text matches the address and, once known, the name */
+	/* text matches the address and, once known, the name; with the AS and CC columns
+	 * shown, what they show too */
 	if (filter_match(&v->filter, &h->addr, fmt_addr(&h->addr, addr)))
 		return true;
+	if (v->optional && h->geo.class != GEO_NOT_LOOKED_UP) {
+		char as[GROUP_LABEL_LEN], cc[16];
+
+		geo_format(v->geo_db, &h->geo, as, sizeof(as), cc, sizeof(cc));
+		if (filter_match(&v->filter, &h->addr, as) ||
+		    filter_match(&v->filter, &h->addr, cc))
+			return true;
+	}
 	nm = v->names && name ? name(&h->addr, false, arg) : NULL;
 	return nm && filter_match(&v->filter, &h->addr, nm);
 }

@@ -5,7 +5,7 @@
 # world) read with -r and replayed live across a veth; every output (JSON, text, CSV,
 # -o), the filter on groups, the hosts' AS and country in JSON, a database missing.
 . "$(dirname "$0")/lib.sh"
-need_root 32
+need_root 33
 
 here=$(dirname "$0")
 world=$E2E_TMP/world.pcap
@@ -154,6 +154,10 @@ check "screen: a dump of the groups" \
 tm send-keys -t g a a c
 check "screen: back to hosts, c shows their AS and country" \
 	eval 'shows "^ADDRESS .* AS  .* CC " && shows "^8\.8\.8\.8 .* AS15169 GOOGLE +US " && shows "^10\.0\.0\.1 .* private +private "'
+tm send-keys -t g / GOOGLE Enter
+check "screen: with the AS column, a filter on an AS's name keeps its hosts" \
+	eval 'shows "filter: GOOGLE" && [ "$(pane | grep -Ec "^(8\.8\.8\.8|8\.8\.4\.4|2001:4860:4860::8888) ")" = 3 ] &&
+	      ! pane | grep -Eq "^(1\.1\.1\.1|10\.0\.0\.1|192\.168\.1\.10) "'
 tm send-keys -t g q
 check "screen: q, exit 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/screen.rc" 2>/dev/null)" = 0 ]'
 tm new-session -d -s cc -x 150 -y 30 "$FLOWTOP -r $world -N --speed 0 --columns cc"
