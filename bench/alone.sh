@@ -9,6 +9,10 @@
 #
 #   bench/alone.sh [FRAMES [ROUNDS [SOURCES...]]]   default 3,000,000 frames, 3 rounds,
 #                                                    256 65536 1048576 sources
+#   FLOWTOP_BASE=PATH bench/alone.sh ...  another flowtop build (the commit before a
+#                                          change) in the rounds too, and columns for it:
+#                                          each build alone, so neither pays for the
+#                                          other's first touch of a frame
 # Needs root; makes and removes its own namespaces; restores the sysctl.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -18,6 +22,7 @@ sources=("$@")
 [ ${#sources[@]} -gt 0 ] || sources=(256 65536 1048576)
 out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
+base=${FLOWTOP_BASE:+$(realpath "$FLOWTOP_BASE")}
 attach=$(realpath "$out/bench/attach_filter")
 send=$(realpath "$out/bench/churn_send")
 hz=$(getconf CLK_TCK)
@@ -40,6 +45,7 @@ start() {
 	empty) ip netns exec "$nsb" taskset -c 1 "$attach" "$(realpath "$out/bench/empty.bpf.o")" "$ifb" >"$tmp/id" & ;;
 	seed) ip netns exec "$nsb" taskset -c 1 "$attach" "$(realpath "$out/bench/sockex2.bpf.o")" "$ifb" raw >"$tmp/id" & ;;
 	flowtop) ip netns exec "$nsb" taskset -c 1 "$flowtop" -i "$ifb" -b -d 1 >/dev/null & ;;
+	base) ip netns exec "$nsb" taskset -c 1 "$base" -i "$ifb" -b -d 1 >/dev/null & ;;
 	tcpdump) ip netns exec "$nsb" taskset -c 1 tcpdump -i "$ifb" -n -w /dev/null 2>/dev/null & ;;
 	esac
 	watcher=$!
@@ -47,7 +53,7 @@ start() {
 	for _ in $(seq 100); do
 		case "$1" in
 		empty | seed) [ -s "$tmp/id" ] && prog=$(cat "$tmp/id") ;;
-		flowtop) prog=$(grep -hs '^prog_id:' /proc/"$watcher"/fdinfo/* | awk '{print $2}' | head -n 1) ;;
+		flowtop | base) prog=$(grep -hs '^prog_id:' /proc/"$watcher"/fdinfo/* | awk '{print $2}' | head -n 1) ;;
 		tcpdump) [ -e /proc/"$watcher"/fd ] && ls -l /proc/"$watcher"/fd 2>/dev/null | grep -q socket && prog=- ;;
 		esac
 		[ -n "$prog" ] && break
@@ -83,6 +89,7 @@ med() { sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((N
 
 names=(empty flowtop tcpdump)
 [ "$have_seed" = 1 ] && names=(empty seed flowtop tcpdump)
+[ -n "$base" ] && names+=(base)
 echo "| IPv4 UDP sources | empty filter ns | seed ns | flowtop kernel ns | flowtop process ns | flowtop kernel + process ns | flowtop kernel / empty | flowtop kernel + process / seed | tcpdump process ns |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sources[@]}"; do
@@ -99,3 +106,14 @@ for n in "${sources[@]}"; do
 			n, e, s, fk, fp, fk + fp, e ? fk / e : 0, seed, tp }'
 done
 [ "$have_seed" = 1 ] || echo "(no seed column: $(head -n 1 "$tmp/seed.err"))"
+[ -n "$base" ] || exit 0
+echo
+echo "| IPv4 UDP sources | base kernel ns | base process ns | flowtop / base, kernel | flowtop / base, kernel + process |"
+echo "|---:|---:|---:|---:|---:|"
+for n in "${sources[@]}"; do
+	bk=$(med "$tmp/base.$n" 1) bp=$(med "$tmp/base.$n" 2)
+	fk=$(med "$tmp/flowtop.$n" 1) fp=$(med "$tmp/flowtop.$n" 2)
+	awk -v n="$n" -v bk="$bk" -v bp="$bp" -v fk="$fk" -v fp="$fp" 'BEGIN {
+		printf "| %d | %.1f | %.1f | %.3fx | %.3fx |\n", n, bk, bp, bk ? fk / bk : 0,
+			bk + bp ? (fk + fp) / (bk + bp) : 0 }'
+done
