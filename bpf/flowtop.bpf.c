@@ -4,10 +4,11 @@
  * 48-byte record in a ring of its CPU, or adds the frame to its CPU's last record when
  * that one is of the same pair and user space has not taken it (a bulk transfer or a
  * flood costs user space a record a drain, not a record a frame); it returns 0, so no
- * packet is ever queued to the socket. The filter keeps no per-address state on its normal path: a
- * hash table's cache misses grow with the number of addresses, a ring's cost does not. When a CPU's
- * ring is full (user space fell behind) the frame is added to a per-CPU LRU hash, the spill map,
- * instead, and counted in stats.spilled: still exact, only slower.
+ * packet is ever queued to the socket. The filter keeps no per-address state on its
+ * normal path: a hash table's cache misses grow with the number of addresses, a ring's
+ * cost does not. When a CPU's ring is full (user space fell behind) the frame is added
+ * to a per-CPU LRU hash, the spill map, instead, and counted in stats.spilled: still
+ * exact, only slower.
  *
  * The filter starts at the network header and takes the ethertype from skb->protocol.
  * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
@@ -405,13 +406,6 @@ static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 sl
 	account(&key, 0, bytes, st);
 }
 
-/* Publishes one record in this CPU's ring; 0 when the ring is full. Only this CPU
- * writes head and the slots past it, and a socket filter does not nest on a CPU (it runs
- * with bottom halves off), so nothing else races: the record is written first, head
- * after it. On x86 stores are not reordered with each other, and a plain store to head
- * publishes the record; elsewhere head is written by an exchange, which the BPF memory
- * model orders fully (a store-release would do, but BPF has one only from Linux 6.15
- * and clang 20). User space reads head with acquire (sampler.c). */
 /* Whether rec is of the frame at c: its addresses, protocol and slot. */
 static __always_inline int same_pair(const struct flow_record *rec, const struct cursor *c,
 				     __u8 proto, __u16 slot)
@@ -448,6 +442,14 @@ static __always_inline int ring_add(__u32 cpu, __u64 head, const struct cursor *
 	return !(count & FLOWTOP_RECORD_TAKEN);
 }
 
+/* Puts the frame in this CPU's ring: added to its last record (ring_add()), or in a new
+ * record it publishes; 0 when the ring is full. Only this CPU writes head and the slots
+ * past it, and a socket filter does not nest on a CPU (it runs
+ * with bottom halves off), so nothing else races: the record is written first, head
+ * after it. On x86 stores are not reordered with each other, and a plain store to head
+ * publishes the record; elsewhere head is written by an exchange, which the BPF memory
+ * model orders fully (a store-release would do, but BPF has one only from Linux 6.15
+ * and clang 20). User space reads head with acquire (sampler.c). */
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot)
 {
 	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
@@ -596,12 +598,11 @@ int flowtop_count(struct __sk_buff *skb)
  * takes in the batch, negated when it must be run again whole (cut short in what it
  * was given, not in what the batch held back), or 0 after the last. A global function:
  * the verifier checks it once, not once a frame of the batch. */
-__noinline int count_file_frame(struct __sk_buff *skb, __u32 off)
+__noinline int count_file_frame(struct __sk_buff *skb, __u32 off, __u32 slot, __u32 hlen)
 {
 	struct cursor c = { .layer = LAYER_ETHERTYPE };
 	struct flow_file_frame f;
 	struct flow_stats *st;
-	__u32 slot, hlen;
 	enum verdict v;
 
 	if (bpf_skb_load_bytes(skb, off, &f, sizeof(f)) || f.len == FLOWTOP_FILE_END)
@@ -609,7 +610,6 @@ __noinline int count_file_frame(struct __sk_buff *skb, __u32 off)
 	c.off = off + sizeof(f);
 	c.end = c.off + f.len;
 	c.next = f.ethertype;
-	slot = slot_of(skb->ifindex, &hlen);
 	st = bpf_map_lookup_elem(&stats, &slot);
 	if (!st)
 		return 0;
@@ -620,16 +620,16 @@ __noinline int count_file_frame(struct __sk_buff *skb, __u32 off)
 	return sizeof(f) + f.len;
 }
 
-/* A batch of a capture file's frames (see struct flow_file_frame): the mask of those to
- * run again whole. */
+/* A batch of a capture file's frames (see struct flow_file_frame), all of the file's
+ * interface: the mask of those to run again whole. */
 SEC("socket")
 int flowtop_count_file(struct __sk_buff *skb)
 {
-	__u32 off = 0, again = 0;
+	__u32 off = 0, again = 0, hlen, slot = slot_of(skb->ifindex, &hlen);
 	int i, took;
 
 	for (i = 0; i < FLOWTOP_FILE_BATCH; i++) {
-		took = count_file_frame(skb, off);
+		took = count_file_frame(skb, off, slot, hlen);
 		if (!took)
 			break;
 		if (took < 0) {

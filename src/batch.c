@@ -52,10 +52,9 @@ static int select_rows(struct batch *b, struct report *r, size_t limit)
 	}
 	err = report_select(r, hosts, &b->opts->filter, limit, &b->rows, &b->rows_cap);
 	for (i = 0; !err && b->geo && i < r->nrows; i++) { /* where the rows' hosts are */
-		struct host *h = hosttab_at(hosts, hosttab_index(hosts, r->rows[i]));
+		struct host *h = hosttab_own(hosts, r->rows[i]);
 
-		if (h->geo.class == GEO_NOT_LOOKED_UP)
-			geo_lookup(b->geo, &h->addr, &h->geo);
+		geo_locate(b->geo, &h->addr, &h->geo);
 	}
 	return err;
 }

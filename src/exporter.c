@@ -231,20 +231,17 @@ static void locate_active(struct exporter *e, struct hosttab *t)
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_active_host(t, i);
 
-		if (h->geo.class == GEO_NOT_LOOKED_UP)
-			geo_lookup(e->geo, &h->addr, &hosttab_at(t, hosttab_index(t, h))->geo);
+		geo_locate(e->geo, &h->addr, &hosttab_own(t, h)->geo);
 	}
 }
 
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 {
 	struct metrics_filter f = { 0 };
+	struct metrics_where w = { .iface = capture_name(c), .netns = netns };
 
 	if (e->by != GROUP_HOST)
 		locate_active(e, capture_hosts(c));
-
-	struct metrics_where w = { .iface = capture_name(c), .netns = netns };
-
 	w.links = capture_links(c, &w.nlinks);
 	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
 	return exporter_publish(e, capture_hosts(c), capture_totals(c), &w, &f);

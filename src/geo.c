@@ -197,24 +197,47 @@ const char *geo_as_name(struct geo *g, uint32_t asn)
 	return n->name[0] ? n->name : NULL;
 }
 
+void geo_locate(struct geo *g, const struct flow_key *addr, struct geo_info *gi)
+{
+	if (gi->class == GEO_NOT_LOOKED_UP)
+		geo_lookup(g, addr, gi);
+}
+
+const char *geo_country(const struct geo_info *gi, char cc[3])
+{
+	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_NO_DATABASE)
+		return NULL;
+	if (gi->class != GEO_PUBLIC)
+		return geo_class_name(gi->class);
+	if (!gi->cc[0])
+		return NULL;
+	cc[0] = gi->cc[0], cc[1] = gi->cc[1], cc[2] = '\0';
+	return cc;
+}
+
+const char *geo_as_text(struct geo *g, const struct geo_info *gi, bool with_name, char *buf,
+			size_t len)
+{
+	const char *name = with_name ? geo_as_name(g, gi->asn) : NULL;
+
+	if (gi->class == GEO_NOT_LOOKED_UP)
+		snprintf(buf, len, "%s", "");
+	else if (gi->class != GEO_PUBLIC)
+		snprintf(buf, len, "%s", geo_class_name(gi->class));
+	else if (!gi->asn)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "AS%u%s%s", (unsigned)gi->asn, name ? " " : "",
+			 name ? name : "");
+	return buf;
+}
+
 void geo_format(struct geo *g, const struct geo_info *gi, char *as, size_t aslen, char *cc,
 		size_t cclen)
 {
-	const char *name;
+	char code[3];
+	const char *country = geo_country(gi, code);
 
-	if (gi->class == GEO_NOT_LOOKED_UP) {
-		snprintf(as, aslen, "%s", "");
-		snprintf(cc, cclen, "%s", "");
-	} else if (gi->class != GEO_PUBLIC) {
-		snprintf(as, aslen, "%s", geo_class_name(gi->class));
-		snprintf(cc, cclen, "%s", geo_class_name(gi->class));
-	} else {
-		name = geo_as_name(g, gi->asn);
-		if (gi->asn)
-			snprintf(as, aslen, "AS%u%s%s", (unsigned)gi->asn, name ? " " : "",
-				 name ? name : "");
-		else
-			snprintf(as, aslen, "-");
-		snprintf(cc, cclen, "%.2s", gi->cc[0] ? gi->cc : "-");
-	}
+	geo_as_text(g, gi, true, as, aslen);
+	snprintf(cc, cclen, "%s", gi->class == GEO_NOT_LOOKED_UP ? "" : country ? country : "-");
 }

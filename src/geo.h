@@ -5,6 +5,7 @@
 #ifndef FLOWTOP_GEO_H
 #define FLOWTOP_GEO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,16 @@ enum geo_class geo_classify(const struct flow_key *addr);
 /* A class's name as shown in place of a country or an AS ("private"), or NULL for
  * GEO_PUBLIC. */
 const char *geo_class_name(enum geo_class c);
+/* Looks addr up into *gi, unless it was already (a host's, kept in it). */
+void geo_locate(struct geo *g, const struct flow_key *addr, struct geo_info *gi);
+/* The country gi says: its code (in cc), or a special range's kind ("private"); NULL
+ * where none is known (not looked up, no database, an address the database places in
+ * no country). */
+const char *geo_country(const struct geo_info *gi, char cc[3]);
+/* The AS gi says, in buf: "AS15169 GOOGLE" (the name with with_name, where known), a
+ * special range's kind, "-" where unknown, "" when not looked up. */
+const char *geo_as_text(struct geo *g, const struct geo_info *gi, bool with_name, char *buf,
+			size_t len);
 /* What gi says, as the screen's AS and CC cells show it: "AS15169 GOOGLE" and "US", a
  * special range's kind in both, "-" where unknown, "" when not looked up yet. */
 void geo_format(struct geo *g, const struct geo_info *gi, char *as, size_t aslen, char *cc,

@@ -41,6 +41,11 @@ const char *group_by_name(enum group_by by)
 	return by_names[by];
 }
 
+const char *group_by_label(enum group_by by)
+{
+	return by == GROUP_AS ? "AS" : by_names[by];
+}
+
 int group_by_parse(const char *name)
 {
 	size_t i;
@@ -126,8 +131,7 @@ void groups_locate(struct groups *g, struct hosttab *t)
 	for (i = 0; i < n; i++) {
 		struct host *h = hosttab_at(t, i);
 
-		if (h->geo.class == GEO_NOT_LOOKED_UP)
-			geo_lookup(g->geo, &h->addr, &h->geo);
+		geo_locate(g->geo, &h->addr, &h->geo);
 	}
 }
 
@@ -262,37 +266,39 @@ const struct hosttab *groups_table(const struct groups *g)
 	return g->tab[g->cur];
 }
 
-unsigned groups_hosts(const struct groups *g, const struct flow_key *key)
+/* What the key of a group by AS or country says of where its hosts are. */
+static struct geo_info key_geo(const struct groups *g, const struct flow_key *key)
 {
-	const struct host *h = hosttab_find(g->tab[g->cur], key);
+	const uint8_t *v = key->addr + KEY_VALUE;
+	struct geo_info gi = { .class = key->addr[KEY_CLASS] };
 
-	return h ? h->members : 0;
+	if (gi.class != GEO_PUBLIC)
+		return gi;
+	if (g->by == GROUP_AS)
+		gi.asn = (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 | (uint32_t)v[2] << 8 | v[3];
+	else if (g->by == GROUP_COUNTRY)
+		gi.cc[0] = (char)v[0], gi.cc[1] = (char)v[1];
+	return gi;
 }
 
 void groups_geo(const struct groups *g, const struct flow_key *key, uint32_t *asn,
 		const char **as_name, char cc[3])
 {
-	const uint8_t *v = key->addr + KEY_VALUE;
+	struct geo_info gi = key_geo(g, key);
+	const char *country = gi.class == GEO_PUBLIC ? geo_country(&gi, cc) : NULL;
 
-	*asn = 0;
-	*as_name = NULL;
-	cc[0] = '\0';
-	if (key->addr[KEY_CLASS] != GEO_PUBLIC)
-		return;
-	if (g->by == GROUP_AS) {
-		*asn = (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 | (uint32_t)v[2] << 8 | v[3];
-		*as_name = geo_as_name(g->geo, *asn);
-	} else if (g->by == GROUP_COUNTRY && v[0]) {
-		cc[0] = (char)v[0], cc[1] = (char)v[1], cc[2] = '\0';
-	}
+	*asn = gi.asn;
+	*as_name = gi.asn ? geo_as_name(g->geo, gi.asn) : NULL;
+	if (!country)
+		cc[0] = '\0';
 }
 
 const char *groups_label(const struct groups *g, const struct flow_key *key, bool with_name,
 			 char buf[GROUP_LABEL_LEN])
 {
 	char addr[FMT_ADDR_LEN], cc[3];
-	const char *name;
-	uint32_t asn;
+	struct geo_info gi;
+	const char *country;
 
 	switch (g->by) {
 	case GROUP_HOST:
@@ -305,15 +311,10 @@ const char *groups_label(const struct groups *g, const struct flow_key *key, boo
 	case GROUP_COUNTRY:
 		break;
 	}
-	groups_geo(g, key, &asn, &name, cc);
-	if (key->addr[KEY_CLASS] != GEO_PUBLIC)
-		snprintf(buf, GROUP_LABEL_LEN, "%s", geo_class_name(key->addr[KEY_CLASS]));
-	else if (g->by == GROUP_COUNTRY)
-		snprintf(buf, GROUP_LABEL_LEN, "%s", cc[0] ? cc : "-");
-	else if (!asn)
-		snprintf(buf, GROUP_LABEL_LEN, "-");
-	else
-		snprintf(buf, GROUP_LABEL_LEN, "AS%u%s%s", (unsigned)asn,
-			 with_name && name ? " " : "", with_name && name ? name : "");
+	gi = key_geo(g, key);
+	if (g->by == GROUP_AS)
+		return geo_as_text(g->geo, &gi, with_name, buf, GROUP_LABEL_LEN);
+	country = geo_country(&gi, cc);
+	snprintf(buf, GROUP_LABEL_LEN, "%s", country ? country : "-");
 	return buf;
 }

@@ -3,7 +3,7 @@
  * is a row like a host's (struct host: its counters, history, peak and links summed
  * over its hosts) in a table of its own that follows the host table's clock, so every
  * output that shows hosts shows groups; its key says which group it is (group_key()),
- * and groups_hosts() how many hosts it has. Hosts folded into "other" stay there. */
+ * and its `members` how many hosts it has. Hosts folded into "other" stay there. */
 #ifndef FLOWTOP_GROUPS_H
 #define FLOWTOP_GROUPS_H
 
@@ -30,6 +30,8 @@ struct group_opts {
 
 /* "host", "prefix", "as", "country" */
 const char *group_by_name(enum group_by by);
+/* How a screen says it: "host", "prefix", "AS", "country". */
+const char *group_by_label(enum group_by by);
 /* The enum group_by called name, or -1. */
 int group_by_parse(const char *name);
 
@@ -56,8 +58,6 @@ int groups_build(struct groups *g, struct hosttab *t, const struct group_opts *o
 enum group_by groups_by(const struct groups *g);
 /* The table of groups of the last build. */
 const struct hosttab *groups_table(const struct groups *g);
-/* Hosts in the group of key (0: no such group). */
-unsigned groups_hosts(const struct groups *g, const struct flow_key *key);
 
 /* What a group is called, with the AS's name after its number when with_name:
  * "10.1.2.0/24", "AS15169 GOOGLE", "US", or the kind of address ("private"), "-" when

@@ -464,9 +464,9 @@ struct host *hosttab_at(struct hosttab *t, size_t i)
 	return &t->hosts[i];
 }
 
-size_t hosttab_index(const struct hosttab *t, const struct host *h)
+struct host *hosttab_own(struct hosttab *t, const struct host *h)
 {
-	return (size_t)(h - t->hosts);
+	return &t->hosts[h - t->hosts];
 }
 
 long hosttab_put(struct hosttab *t, const struct host *h)

@@ -114,8 +114,8 @@ const struct host *hosttab_get(const struct hosttab *t, size_t i);
 const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *key);
 /* Host i as hosttab_get() has it, to fill in what the table leaves to its users (geo). */
 struct host *hosttab_at(struct hosttab *t, size_t i);
-/* The index of h, a host of t's. */
-size_t hosttab_index(const struct hosttab *t, const struct host *h);
+/* h, a host of t's found or got, to fill in what the table leaves to its users. */
+struct host *hosttab_own(struct hosttab *t, const struct host *h);
 
 /* A table of rows made from another's hosts (groups of them, src/groups.h), so that
  * everything that shows hosts shows them: hosttab_put() adds h as it is (counters,

@@ -419,7 +419,7 @@ static void feed_groups(struct metrics *m, const struct hosttab *t, double inter
 			const struct host *g = hosttab_find(m->group_tab, &key);
 
 			/* the labels' AS or country */
-			hosttab_at(m->group_tab, hosttab_index(m->group_tab, g))->geo = h->geo;
+			hosttab_own(m->group_tab, g)->geo = h->geo;
 		}
 	}
 	hosttab_end(m->group_tab, interval);

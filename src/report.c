@@ -179,29 +179,29 @@ static const char *row_label(const struct report *r, const struct host *h, bool 
 			 : fmt_addr(&h->addr, buf);
 }
 
+/* ,"key":"s", or ,"key":null without s */
+static void json_string_or_null(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (s)
+		report_json_string(f, s);
+	else
+		fputs("null", f);
+}
+
 /* ,"asn":N,"as_name":"..","country":"..": where a host is (null where unknown; a
  * special range's kind in place of a country) */
 static void write_json_geo(FILE *f, struct geo *geo, const struct geo_info *gi)
 {
-	const char *name = gi->class == GEO_PUBLIC ? geo_as_name(geo, gi->asn) : NULL;
-	char cc[3] = { gi->cc[0], gi->cc[1], '\0' };
+	char cc[3];
 
 	if (gi->asn)
 		fprintf(f, ",\"asn\":%u", (unsigned)gi->asn);
 	else
 		fputs(",\"asn\":null", f);
-	fputs(",\"as_name\":", f);
-	if (name)
-		report_json_string(f, name);
-	else
-		fputs("null", f);
-	fputs(",\"country\":", f);
-	if (gi->class != GEO_PUBLIC && gi->class != GEO_NO_DATABASE)
-		report_json_string(f, geo_class_name(gi->class));
-	else if (cc[0])
-		report_json_string(f, cc);
-	else
-		fputs("null", f);
+	json_string_or_null(f, "as_name",
+			    gi->class == GEO_PUBLIC ? geo_as_name(geo, gi->asn) : NULL);
+	json_string_or_null(f, "country", geo_country(gi, cc));
 }
 
 /* {"group":"AS15169","as_name":"GOOGLE","hosts":3: a group row's opening */
@@ -214,16 +214,11 @@ static void write_json_group(FILE *f, const struct report *r, const struct host 
 	fputs("{\"group\":", f);
 	report_json_string(f, row_label(r, h, false, label));
 	groups_geo(r->groups, &h->addr, &asn, &name, cc);
-	if (asn) {
-		fputs(",\"as_name\":", f);
-		if (name)
-			report_json_string(f, name);
-		else
-			fputs("null", f);
-	}
+	if (asn)
+		json_string_or_null(f, "as_name", name);
 	if (cc[0])
 		fprintf(f, ",\"country\":\"%s\"", cc);
-	fprintf(f, ",\"hosts\":%u", groups_hosts(r->groups, &h->addr));
+	fprintf(f, ",\"hosts\":%u", (unsigned)h->members);
 }
 
 static void write_json(FILE *f, const struct report *r)
@@ -319,7 +314,7 @@ static void write_csv(FILE *f, const struct report *r)
 
 		if (r->groups) {
 			csv_field(f, row_label(r, h, true, label));
-			fprintf(f, ",%u", groups_hosts(r->groups, &h->addr));
+			fprintf(f, ",%u", (unsigned)h->members);
 		} else {
 			fputs(fmt_addr(&h->addr, label), f);
 		}
@@ -392,7 +387,7 @@ static void write_text(FILE *f, const struct report *r)
 
 		fprintf(f, "%-39.39s", row_label(r, h, true, label));
 		if (r->groups)
-			fprintf(f, " %6u", groups_hosts(r->groups, &h->addr));
+			fprintf(f, " %6u", (unsigned)h->members);
 		fprintf(f, " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s",
 			(uint64_t)h->total.rx_packets, (uint64_t)h->total.rx_bytes,
 			(uint64_t)h->total.tx_packets, (uint64_t)h->total.tx_bytes,

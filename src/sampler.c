@@ -147,11 +147,6 @@ void sampler_free(struct sampler *s)
 	free(s);
 }
 
-uint64_t sampler_take(struct flow_record *last)
-{
-	return __atomic_exchange_n(&last->count, FLOWTOP_RECORD_TAKEN, __ATOMIC_ACQ_REL);
-}
-
 void sampler_fold(struct hosttab *t, const struct flow_record *ring, uint64_t mask, uint64_t tail,
 		  uint64_t head, uint64_t last, bool track_links, struct convo *convo)
 {
@@ -176,32 +171,32 @@ void sampler_fold(struct hosttab *t, const struct flow_record *ring, uint64_t ma
 	}
 }
 
-/* CPU c's ring up to what its filter published: the head, and the last record's count,
- * taken (no frame joins it after this). */
-struct ring_end {
-	uint64_t head, last;
-};
-
-static struct ring_end ring_end(struct sampler *s, unsigned c)
+/* Takes CPU c's last record up to head from its filter: its count, which no frame joins
+ * after this (0 for an empty ring). */
+static uint64_t take_last(struct sampler *s, unsigned c, uint64_t head)
 {
-	struct ring_end e = { __atomic_load_n(&s->ctl[c].head, __ATOMIC_ACQUIRE), 0 };
+	struct flow_record *last =
+	    &s->ring[(size_t)c * s->m.ring_slots + ((head - 1) & (s->m.ring_slots - 1))];
 
-	if (e.head != s->ctl[c].tail)
-		e.last = sampler_take(
-		    &s->ring[(size_t)c * s->m.ring_slots + ((e.head - 1) & (s->m.ring_slots - 1))]);
-	return e;
+	if (head == s->ctl[c].tail)
+		return 0;
+	return __atomic_exchange_n(&last->count, FLOWTOP_RECORD_TAKEN, __ATOMIC_ACQ_REL);
 }
 
-/* Records of CPU c up to e into t; the tail then frees their slots. */
-static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c, struct ring_end e)
+/* Every record CPU c published into t (the last one taken); the tail then frees their
+ * slots. With t NULL they are dropped. */
+static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 {
 	struct flow_ring_ctl *ctl = &s->ctl[c];
 	const struct flow_record *ring = s->ring + (size_t)c * s->m.ring_slots;
-	uint64_t tail = ctl->tail;
+	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE);
+	uint64_t last = take_last(s, c, head);
 
-	sampler_fold(t, ring, s->m.ring_slots - 1, tail, e.head, e.last, s->track_links, s->convo);
-	__atomic_store_n(&ctl->tail, e.head, __ATOMIC_RELEASE);
-	return e.head - tail;
+	if (t)
+		sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, last, s->track_links,
+			     s->convo);
+	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
+	return head - tail;
 }
 
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
@@ -210,7 +205,7 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 	unsigned c;
 
 	for (c = 0; c < s->m.ncpus; c++)
-		n += drain_cpu(s, t, c, ring_end(s, c));
+		n += drain_cpu(s, t, c);
 	return n;
 }
 
@@ -434,7 +429,7 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 	 * publishes its record or adds it to the last one, so every record drained here
 	 * (the last one taken: no frame joins it after) is in the stats read after */
 	for (c = 0; c < s->m.ncpus; c++)
-		drain_cpu(s, t, c, ring_end(s, c));
+		drain_cpu(s, t, c);
 	err = read_stats(s, slot_now, &now);
 	if (err)
 		return err;
@@ -488,8 +483,8 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 	unsigned c;
 	int err;
 
-	for (c = 0; c < s->m.ncpus; c++) /* what the rings hold is dropped, the last taken */
-		__atomic_store_n(&s->ctl[c].tail, ring_end(s, c).head, __ATOMIC_RELEASE);
+	for (c = 0; c < s->m.ncpus; c++) /* what the rings hold is dropped */
+		drain_cpu(s, NULL, c);
 	err = read_by_key(s, &n);
 	if (err)
 		return err;

@@ -73,13 +73,11 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t);
 /* What a drain does with one ring's records [tail, head) (ring[i & mask]): each into
  * its two hosts (seen on the link of its slot when track_links), and into convo when
- * not NULL. The last one's count is `last`, what sampler_take() took from it (struct
- * flow_record). bench/tick folds with it too. */
+ * not NULL. The last one's count is `last`, what the drain took from it (an atomic
+ * exchange: struct flow_record). bench/tick folds with it too. */
 struct convo;
 void sampler_fold(struct hosttab *t, const struct flow_record *ring, uint64_t mask, uint64_t tail,
 		  uint64_t head, uint64_t last, bool track_links, struct convo *convo);
-/* Takes a ring's last record from its filter: its count, which no frame joins after. */
-uint64_t sampler_take(struct flow_record *last);
 
 /* Closes one sample: the rings, the spill map when it took frames, and the stats, read
  * in an order that keeps every host's count within the totals. interval is the time

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static int test_passed, test_failed, test_skipped;
-static bool test_ok;
+static bool test_ok, test_skip;
 static const char *test_name;
 
 #define FAILF(...)                                                                                 \
@@ -70,8 +70,12 @@ static inline void run_test(const char *name, void (*fn)(void))
 {
 	test_name = name;
 	test_ok = true;
+	test_skip = false;
 	fn();
-	if (test_ok) {
+	if (test_skip && test_ok) {
+		test_skipped++;
+		printf("skip %s\n", name);
+	} else if (test_ok) {
 		test_passed++;
 		printf("ok   %s\n", name);
 	} else {
@@ -83,15 +87,31 @@ static inline void run_test(const char *name, void (*fn)(void))
 
 #define RUN_TEST(fn) run_test(#fn, fn)
 
+static inline bool test_ci(void)
+{
+	const char *ci = getenv("CI");
+
+	return ci && !strcmp(ci, "true");
+}
+
+/* Skips the test that calls it, for `why` (the machine cannot run it), unless CI=true:
+ * there it fails, as a skip would hide a test that must run. */
+static inline void test_cannot_run(const char *why)
+{
+	printf("  %s%s\n", why, test_ci() ? ", and CI=true forbids skipping" : "");
+	if (test_ci())
+		test_ok = false;
+	else
+		test_skip = true;
+}
+
 /* Skips the rest of a binary whose tests need root, unless CI=true: there a skip
  * would hide a test that must run, so it counts as a failure. */
 static inline bool test_need_root(const char *what, int count)
 {
-	const char *ci = getenv("CI");
-
 	if (geteuid() == 0)
 		return true;
-	if (ci && !strcmp(ci, "true")) {
+	if (test_ci()) {
 		printf("FAIL %s: needs root, and CI=true forbids skipping\n", what);
 		test_failed += count;
 	} else {

@@ -74,10 +74,10 @@ static void locate(struct ui *u, bool every_host)
 	for (i = 0; i < n; i++) {
 		const struct host *h =
 		    every_host ? hosttab_get(t, i) : hosttab_find(t, &v->rows[i].host.addr);
-		struct host *m = h ? hosttab_at(t, hosttab_index(t, h)) : NULL;
+		struct host *m = h ? hosttab_own(t, h) : NULL;
 
-		if (m && m->geo.class == GEO_NOT_LOOKED_UP)
-			geo_lookup(u->geo, &m->addr, &m->geo);
+		if (m)
+			geo_locate(u->geo, &m->addr, &m->geo);
 		if (!every_host && m) {
 			v->rows[i].host.geo = m->geo;
 			view_fill_geo(v, &v->rows[i]);
@@ -188,8 +188,7 @@ static void draw(struct ui *u)
 	char rows_are[GROUP_LABEL_LEN + 32];
 
 	if (ui_grouped(u)) {
-		snprintf(rows_are, sizeof(rows_are), "by %s",
-			 u->group.by == GROUP_AS ? "AS" : group_by_name(u->group.by));
+		snprintf(rows_are, sizeof(rows_are), "by %s", group_by_label(u->group.by));
 		s.rows_are = rows_are;
 	} else if (!u->conv && u->in_group) {
 		snprintf(rows_are, sizeof(rows_are), "hosts of %s", u->group_title);
@@ -319,7 +318,7 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 		ret = report_select(&r, groups_table(u->groups), &u->group_view.filter, 0, &rows,
 				    &cap);
 	} else {
-		if (u->geo)
+		if (u->geo && report_format_for(path) == REPORT_JSON) /* the one that says it */
 			locate(u, true);
 		ret = report_select(&r, capture_hosts(u->cap), &u->main.filter, 0, &rows, &cap);
 	}

@@ -243,9 +243,9 @@ static void located(struct hosttab *t, const char *addr, uint32_t asn, const cha
 
 	if (!ASSERT_TRUE(h))
 		return;
-	geo_lookup(NULL, &k, &hosttab_at(t, hosttab_index(t, h))->geo); /* its class */
+	geo_lookup(NULL, &k, &hosttab_own(t, h)->geo); /* its class */
 	if (asn) {
-		struct host *m = hosttab_at(t, hosttab_index(t, h));
+		struct host *m = hosttab_own(t, h);
 
 		m->geo.class = GEO_PUBLIC;
 		m->geo.asn = asn;
