@@ -203,13 +203,13 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 
 			if (s > h->tick) /* samples after its last traffic hold nothing */
 				continue;
-			rx[s % HISTORY_SLOTS] += hist_decode(h->rx_hist[s % HISTORY_SLOTS]);
-			tx[s % HISTORY_SLOTS] += hist_decode(h->tx_hist[s % HISTORY_SLOTS]);
+			rx[s % HISTORY_SLOTS] += hist_decode(h->hist[s % HISTORY_SLOTS][0]);
+			tx[s % HISTORY_SLOTS] += hist_decode(h->hist[s % HISTORY_SLOTS][1]);
 		}
 	}
 	for (j = 0; j < HISTORY_SLOTS; j++) {
-		row.rx_hist[j] = hist_encode((uint64_t)(rx[j] + 0.5));
-		row.tx_hist[j] = hist_encode((uint64_t)(tx[j] + 0.5));
+		row.hist[j][0] = hist_encode((uint64_t)(rx[j] + 0.5));
+		row.hist[j][1] = hist_encode((uint64_t)(tx[j] + 0.5));
 	}
 	row.tick = clk->tick;
 	row.peak = (float)peak_of(clk, rx, tx, two_seconds(clk));

@@ -313,6 +313,14 @@ void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int s
 		__builtin_prefetch(&t->hosts[t->slots[i]], 1);
 }
 
+void hosttab_prefetch_host(const struct hosttab *t, size_t i)
+{
+	if (i < t->count) {
+		__builtin_prefetch(&t->hosts[i]);
+		__builtin_prefetch(&t->hosts[i].hist[t->tick % HISTORY_SLOTS]);
+	}
+}
+
 /* Samples of the last `seconds`: the fewest recent ones covering it. */
 static unsigned count_window(const struct hosttab *t, double seconds)
 {
@@ -347,18 +355,27 @@ static void count_windows(struct hosttab *t)
 		t->windows[i] = count_window(t, window_seconds[i]);
 }
 
+/* h->tick, the last sample h had traffic in, read from h's first line where that tells:
+ * a sample that closes sets the tick of each host it had traffic of to its pending_tick,
+ * so the two differ only while traffic is pending (or in a row hosttab_put() made). */
+static uint32_t last_traffic(const struct hosttab *t, const struct host *h)
+{
+	return h->pending_tick <= t->tick ? h->pending_tick : h->tick;
+}
+
 static double window_rate(const struct hosttab *t, const struct host *h, unsigned k, int tx)
 {
-	const uint16_t *slot = tx ? h->tx_hist : h->rx_hist;
+	uint32_t n, last = last_traffic(t, h);
 	double bytes = 0, secs = 0;
-	uint32_t n;
 	unsigned j;
 
+	if (t->tick - last >= k) /* no traffic in the window: its history is not read */
+		return 0;
 	for (j = 0; j < k; j++) {
 		n = t->tick - j;
 		secs += t->interval[n % HISTORY_SLOTS];
-		if (n <= h->tick) /* samples after its last traffic hold nothing */
-			bytes += hist_decode(slot[n % HISTORY_SLOTS]);
+		if (n <= last) /* samples after its last traffic hold nothing */
+			bytes += hist_decode(h->hist[n % HISTORY_SLOTS][tx]);
 	}
 	return secs > 0 ? bytes / secs : 0;
 }
@@ -392,8 +409,8 @@ unsigned host_history(const struct hist_clock *c, const struct host *h, double *
 		s = c->tick - j;
 		secs = c->interval[s % HISTORY_SLOTS];
 		if (s <= h->tick && secs > 0) /* samples after its last traffic hold nothing */
-			*out = (hist_decode(h->rx_hist[s % HISTORY_SLOTS]) +
-				hist_decode(h->tx_hist[s % HISTORY_SLOTS])) /
+			*out = (hist_decode(h->hist[s % HISTORY_SLOTS][0]) +
+				hist_decode(h->hist[s % HISTORY_SLOTS][1])) /
 			       secs;
 	}
 	return kept;
@@ -431,12 +448,21 @@ void hosttab_end(struct hosttab *t, double interval)
 	for (i = 0; i < t->ntouched; i++) {
 		struct host *h = &t->hosts[t->touched[i]];
 
+		if (i + 8 < t->ntouched) { /* every line it writes, a few hosts ahead */
+			const struct host *ahead = &t->hosts[t->touched[i + 8]];
+
+			__builtin_prefetch(&ahead->pending, 1);
+			__builtin_prefetch(&ahead->delta, 1);
+			__builtin_prefetch(&ahead->tick, 1);
+			__builtin_prefetch(&ahead->hist[now % HISTORY_SLOTS], 1);
+		}
+
 		/* the samples it had no traffic in, then this one */
 		n = now - h->tick > HISTORY_SLOTS ? now - HISTORY_SLOTS + 1 : h->tick + 1;
 		for (; n < now; n++)
-			h->rx_hist[n % HISTORY_SLOTS] = h->tx_hist[n % HISTORY_SLOTS] = 0;
-		h->rx_hist[now % HISTORY_SLOTS] = hist_encode(h->pending.rx_bytes);
-		h->tx_hist[now % HISTORY_SLOTS] = hist_encode(h->pending.tx_bytes);
+			h->hist[n % HISTORY_SLOTS][0] = h->hist[n % HISTORY_SLOTS][1] = 0;
+		h->hist[now % HISTORY_SLOTS][0] = hist_encode(h->pending.rx_bytes);
+		h->hist[now % HISTORY_SLOTS][1] = hist_encode(h->pending.tx_bytes);
 		h->tick = now;
 		h->delta = h->pending;
 		counters_add(&h->total, &h->pending);
@@ -482,8 +508,7 @@ long hosttab_put(struct hosttab *t, const struct host *h)
 	to->links = h->links;
 	to->geo = h->geo;
 	to->members = h->members;
-	memcpy(to->rx_hist, h->rx_hist, sizeof(to->rx_hist));
-	memcpy(to->tx_hist, h->tx_hist, sizeof(to->tx_hist));
+	memcpy(to->hist, h->hist, sizeof(to->hist));
 	return (long)(to - t->hosts);
 }
 

@@ -20,22 +20,23 @@
 /* One host. The first 64 bytes are all that folding a frame in touches (one cache line);
  * the rest is read when a sample closes and by the outputs. */
 struct host {
-	struct flow_key addr;		 /* the address */
-	struct flow_counters pending;	 /* added since the last sample */
-	uint32_t pending_tick;		 /* tick + 1 of the sample pending holds, or older */
-	uint32_t seq;			 /* when it last moved to the newest end */
-	uint32_t newer, older;		 /* neighbours by last activity (indices) */
-	struct flow_counters total;	 /* cumulative since attach */
-	struct flow_counters delta;	 /* added during the last sample */
-	uint32_t tick;			 /* the last sample it had traffic in */
-	float peak;			 /* highest 2 s rate both ways, bytes/s */
-	uint64_t links;			 /* the interfaces it was seen on: link_bit() of their
-					  * slots; 0 when one interface is watched */
-	struct geo_info geo;		 /* where it is: looked up when first asked (a group
-					  * by AS or country, the JSON's), then kept */
-	uint32_t members;		 /* a group's hosts (src/groups.h); 0 for a host */
-	uint16_t rx_hist[HISTORY_SLOTS]; /* bytes received in sample n, at n % HISTORY_SLOTS */
-	uint16_t tx_hist[HISTORY_SLOTS]; /* and sent; in hist_encode()'s form */
+	struct flow_key addr;	      /* the address */
+	struct flow_counters pending; /* added since the last sample */
+	uint32_t pending_tick;	      /* tick + 1 of the sample pending holds, or older */
+	uint32_t seq;		      /* when it last moved to the newest end */
+	uint32_t newer, older;	      /* neighbours by last activity (indices) */
+	struct flow_counters total;   /* cumulative since attach */
+	struct flow_counters delta;   /* added during the last sample */
+	uint32_t tick;		      /* the last sample it had traffic in */
+	float peak;		      /* highest 2 s rate both ways, bytes/s */
+	uint64_t links;		      /* the interfaces it was seen on: link_bit() of their
+				       * slots; 0 when one interface is watched */
+	struct geo_info geo;	      /* where it is: looked up when first asked (a group
+				       * by AS or country, the JSON's), then kept */
+	uint32_t members;	      /* a group's hosts (src/groups.h); 0 for a host */
+	/* bytes received ([0]) and sent ([1]) in sample n, at n % HISTORY_SLOTS, in
+	 * hist_encode()'s form: a sample's two in one 4-byte pair */
+	uint16_t hist[HISTORY_SLOTS][2];
 } __attribute__((aligned(64)));
 
 /* A sample's byte count in 16 bits: exact below 2048, within 1/2048 above (11 bits of
@@ -121,7 +122,8 @@ struct host *hosttab_own(struct hosttab *t, const struct host *h);
  * everything that shows hosts shows them: hosttab_put() adds h as it is (counters,
  * history up to h->tick, peak, links, geo) under h->addr, which t must not hold yet,
  * and returns its index or -ENOMEM; hosttab_follow() gives t src's sample clock, totals
- * history and "other", so that rates, shares and "other" read as src's do. */
+ * history and "other", so that rates, shares and "other" read as src's do. Follow first,
+ * then put: a row put before its table's clock moves would read as idle. */
 long hosttab_put(struct hosttab *t, const struct host *h);
 void hosttab_follow(struct hosttab *t, const struct hosttab *src);
 
@@ -132,6 +134,10 @@ double hosttab_total_rate(const struct hosttab *t, double seconds);
 /* Warms the cache for a frame of key that hosttab_add_frame() will get soon: stage 0
  * (well ahead) fetches its hash slot, stage 1 (just ahead) the host that slot names. */
 void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int stage);
+
+/* Warms the cache for host i (hosttab_get()) a pass over the hosts will read soon: its
+ * first line and its newest history. */
+void hosttab_prefetch_host(const struct hosttab *t, size_t i);
 
 /* Bytes per second of h over the last `seconds` (the fewest recent samples covering
  * that long, or all kept), received (tx = 0) or sent. */

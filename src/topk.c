@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* topk.c: quickselect with a median-of-three pivot, then qsort_r of the selected. The C
- * library has qsort but no partial selection (C++'s nth_element). */
+/* topk.c: quickselect with a median-of-three pivot, then qsort_r of the selected; and a
+ * bounded binary heap for a stream. The C library has qsort but no partial selection
+ * (C++'s nth_element) and no heap. */
 #include "topk.h"
 
 #include <stdlib.h>
@@ -58,4 +59,49 @@ void topk_select(void *base, size_t n, size_t size, size_t k, topk_cmp_fn cmp, v
 	if (k < n)
 		select_nth(b, n, size, k - 1, cmp, arg);
 	qsort_r(b, k, size, cmp, arg);
+}
+
+/* The heap's order: a parent never comes before its children in cmp's (root: the last). */
+static int later(const struct topk_heap *h, size_t i, size_t j)
+{
+	const char *b = h->base;
+	size_t size = h->size;
+
+	return h->cmp(AT(i), AT(j), h->arg) > 0;
+}
+
+void topk_offer(struct topk_heap *h, const void *elem)
+{
+	char *b = h->base;
+	size_t size = h->size, i, c;
+
+	if (h->k == 0 || size > 64)
+		return;
+	if (h->n < h->k) { /* room: in at the bottom, up while it comes after its parent */
+		i = h->n++;
+		memcpy(AT(i), elem, size);
+		while (i > 0 && later(h, i, (i - 1) / 2)) {
+			swap(AT(i), AT((i - 1) / 2), size);
+			i = (i - 1) / 2;
+		}
+		return;
+	}
+	if (h->cmp(elem, b, h->arg) >= 0)
+		return;	       /* not before the last kept */
+	memcpy(b, elem, size); /* it replaces the root, which goes down to its place */
+	for (i = 0;; i = c) {
+		c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && later(h, c + 1, c))
+			c++;
+		if (!later(h, c, i))
+			break;
+		swap(AT(i), AT(c), size);
+	}
+}
+
+void topk_finish(struct topk_heap *h)
+{
+	qsort_r(h->base, h->n, h->size, h->cmp, h->arg);
 }

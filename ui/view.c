@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* view.c: filter and sort key per host, a partial selection of the rows to show, their
- * rates and names. Costs one pass over the hosts plus what is shown. */
+/* view.c: filter and sort key per host, the rows to show picked as the hosts pass (a
+ * heap of them: nothing is kept of a host that is not shown), their rates and names.
+ * Costs one pass over the hosts plus what is shown. */
 #include "view.h"
 
 #include <errno.h>
@@ -130,28 +131,32 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	bool had_selection = v->selected < v->nbuilt;
 	struct flow_key selected_key;
 	double counted = hosttab_total_rate(t, 2);
+	struct topk_heap heap;
 
 	if (had_selection)
 		selected_key = v->rows[v->selected].host.addr;
-	if (reserve((void **)&v->picks, &v->picks_cap, n, sizeof(*v->picks)))
+	if (reserve((void **)&v->picks, &v->picks_cap, want < n ? want : n, sizeof(*v->picks)))
 		return -ENOMEM;
+	heap = (struct topk_heap){ v->picks, sizeof(*v->picks), want, 0, pick_cmp, &order };
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_get(t, i);
+		struct view_pick p;
 
+		hosttab_prefetch_host(t, i + 8);
 		if (!passes(v, h, name, arg))
 			continue;
-		v->picks[kept].host = h;
-		v->picks[kept].addr = h->addr;
-		v->picks[kept].key = order.by_addr ? 0 : column_key(v->sort, t, h);
+		p.host = h;
+		p.addr = h->addr;
+		p.key = order.by_addr ? 0 : column_key(v->sort, t, h);
+		topk_offer(&heap, &p);
 		kept++;
 	}
-	if (want > kept)
-		want = kept;
+	topk_finish(&heap);
+	want = heap.n;
 	if (reserve((void **)&v->rows, &v->cap, want, sizeof(*v->rows))) {
 		v->nrows = v->nbuilt = 0;
 		return -ENOMEM;
 	}
-	topk_select(v->picks, kept, sizeof(*v->picks), want, pick_cmp, &order);
 	hosttab_clock(t, &v->clock);
 	for (i = 0; i < want; i++) {
 		struct row *r = &v->rows[i];

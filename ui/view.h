@@ -44,7 +44,7 @@ struct view {
 	struct row *rows;	 /* the first nbuilt of them, in order */
 	struct hist_clock clock; /* the samples the rows' history is read against */
 	size_t nbuilt, cap;
-	struct view_pick *picks; /* scratch: one per host */
+	struct view_pick *picks; /* scratch: the rows to build, as they are picked */
 	size_t picks_cap;
 };
 

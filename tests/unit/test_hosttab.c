@@ -301,6 +301,64 @@ static void test_topk_matches_a_full_sort(void)
 	}
 }
 
+/* The first k of a stream, kept by a heap as they come, equal the first k of a sort: for
+ * every k (none, some, more than offered), in ascending, descending and shuffled order,
+ * with ties. */
+static void test_topk_heap_matches_a_full_sort(void)
+{
+	int v[300], sorted[300], kept[310];
+	size_t i, k;
+	int order;
+
+	for (order = 0; order < 3; order++) {
+		for (i = 0; i < 300; i++)
+			v[i] = order == 0   ? (int)i / 3
+			       : order == 1 ? (int)(300 - i) / 3
+					    : (int)(i * 7919 % 300) / 2;
+		memcpy(sorted, v, sizeof(v));
+		qsort_r(sorted, 300, sizeof(int), int_order, NULL);
+		for (k = 0; k <= 310; k += 7) {
+			struct topk_heap h = { kept, sizeof(int), k, 0, int_order, NULL };
+
+			for (i = 0; i < 300; i++)
+				topk_offer(&h, &v[i]);
+			topk_finish(&h);
+			if (h.n != (k < 300 ? k : 300) || memcmp(kept, sorted, h.n * sizeof(int)))
+				FAILF("order %d, k = %zu: %zu kept, or not the first", order, k,
+				      h.n);
+		}
+	}
+}
+
+/* Traffic pending in the open sample does not hide a host's closed samples from its
+ * rates, and a host idle past a window reads 0 in it but not in a longer one. */
+static void test_rates_with_traffic_pending(void)
+{
+	struct hosttab *t = hosttab_new(16);
+	const struct host *h;
+	int i;
+
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	frame(t, "10.0.0.1", "10.0.0.2", 900); /* pending */
+	h = find(t, "10.0.0.1");
+	if (ASSERT_TRUE(h))
+		ASSERT_DBL(hosttab_rate(t, h, 2, 1), 100.0);
+	hosttab_end(t, 1.0);
+	for (i = 0; i < 2; i++)
+		hosttab_end(t, 1.0);
+	h = find(t, "10.0.0.1");
+	if (ASSERT_TRUE(h)) {
+		ASSERT_DBL(hosttab_rate(t, h, 2, 1), 0.0);
+		ASSERT_DBL(hosttab_rate(t, h, 10, 1), 1000.0 / 4);
+	}
+	frame(t, "10.0.0.3", "10.0.0.1", 50); /* pending again, after idle samples */
+	h = find(t, "10.0.0.1");
+	if (ASSERT_TRUE(h))
+		ASSERT_DBL(hosttab_rate(t, h, 10, 1), 1000.0 / 4);
+	hosttab_free(t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_counts_everything);
@@ -312,5 +370,7 @@ int main(void)
 	RUN_TEST(test_sorted_by_rate_then_total_then_address);
 	RUN_TEST(test_churn_keeps_bound_and_sums);
 	RUN_TEST(test_topk_matches_a_full_sort);
+	RUN_TEST(test_topk_heap_matches_a_full_sort);
+	RUN_TEST(test_rates_with_traffic_pending);
 	return test_summary("test_hosttab");
 }
