@@ -70,8 +70,10 @@ run() {
 	echo
 	echo "\`$out/bench/tick 1000 10000 100000 1000000\`: N hosts each sending one frame in the"
 	echo "interval: folding the ring records in, closing the sample, the view (a sort key per"
-	echo "host, the rows shown picked and built), drawing; then an interval with no traffic."
-	echo "CPU time per phase, median of 5 ticks; resident memory per host."
+	echo "host, the rows shown picked as they pass, and built), drawing; then an interval with"
+	echo "no traffic. CPU time per phase, median of 5 ticks; resident memory per host. Then a"
+	echo "flood of new sources into a full table of the default -m 65536 (each evicting the"
+	echo "host idle the longest), drained 20,000 records at a time: CPU time per record."
 	echo
 	run "$out/bench/tick" 1000 10000 100000 1000000
 	echo

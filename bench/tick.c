@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* tick.c: the user-space cost of one sampling interval at N hosts, each of which sent
  * one frame in it: fold the ring records into the host table (sampler_fold(), what a
- * drain does), close
- * the sample, build the view (filter, sort key per host, the rows shown picked and
- * named), draw one screen (curses to /dev/null, 120x40); and the same interval with no
- * traffic at all. CPU time per phase, median of 5 ticks; the table's memory per host.
+ * drain does), close the sample, build the view (filter, sort key per host, the rows
+ * shown picked and named), draw one screen (curses to /dev/null, 120x40); and the same
+ * interval with no traffic at all. CPU time per phase, median of 5 ticks; the table's
+ * memory per host. Then a flood of new addresses into a full table of the default -m:
+ * 1,000,000 records of distinct sources, drained 20,000 at a time, each new source
+ * evicting the host idle the longest; CPU time per record, median of 5 rounds.
  *
  *   tick N...      e.g. tick 1000 10000 100000 1000000 (no root needed) */
 #include <curses.h>
@@ -53,6 +55,51 @@ static long rss_kib(void)
 	if (f)
 		fclose(f);
 	return kib;
+}
+
+#define CHURN_RECORDS 1000000
+#define CHURN_DRAIN   20000 /* records a drain: 20 ms of a flood of 1 Mp/s */
+
+/* The flood of new addresses into a full table of `capacity`: CPU ns a record. */
+static int churn(size_t capacity)
+{
+	struct hosttab *t = hosttab_new(capacity);
+	struct flow_record *ring = calloc(CHURN_RECORDS, sizeof(*ring));
+	struct flow_key dst = { .addr = { [10] = 0xff, [11] = 0xff, 10, 255, 255, 254 } };
+	double ns[TICKS];
+	uint32_t j, k;
+	int i;
+
+	if (!t || !ring)
+		return 1;
+	for (i = 0; i < TICKS; i++) {
+		double t0;
+
+		for (j = 0; j < CHURN_RECORDS; j++) { /* sources never seen before */
+			uint32_t src = (uint32_t)i * CHURN_RECORDS + j;
+
+			ring[j].src = ring[j].dst = dst;
+			ring[j].src.addr[12] = (uint8_t)(100 + (src >> 24));
+			ring[j].src.addr[13] = (uint8_t)(src >> 16);
+			ring[j].src.addr[14] = (uint8_t)(src >> 8);
+			ring[j].src.addr[15] = (uint8_t)src;
+			ring[j].count = FLOWTOP_RECORD_ONE_FRAME | 60;
+		}
+		t0 = cpu_now();
+		for (k = 0; k < CHURN_RECORDS; k += CHURN_DRAIN)
+			sampler_fold(t, ring, UINT64_MAX, k, k + CHURN_DRAIN,
+				     ring[k + CHURN_DRAIN - 1].count, false, NULL);
+		hosttab_end(t, 1.0);
+		ns[i] = (cpu_now() - t0) * 1e6 / CHURN_RECORDS;
+	}
+	printf("\n| table (-m) | new sources a round | fold and close, ns a record | hosts "
+	       "departed |\n");
+	printf("|---:|---:|---:|---:|\n");
+	printf("| %zu | %d | %.1f | %llu |\n", capacity, CHURN_RECORDS, median(ns),
+	       (unsigned long long)hosttab_departed(t));
+	hosttab_free(t);
+	free(ring);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -135,5 +182,5 @@ int main(int argc, char **argv)
 	}
 	delscreen(scr);
 	fclose(devnull);
-	return 0;
+	return churn(FLOWTOP_DEFAULT_MAX_HOSTS);
 }

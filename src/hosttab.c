@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* hosttab.c: a dense array of hosts indexed by an open-addressing hash of their
  * addresses, a list by last activity (the next to leave is its oldest end), and the
- * list of hosts touched since the last sample, so closing a sample visits only those. */
+ * list of hosts touched since the last sample, so closing a sample visits only those.
+ * A hash slot keeps its host's hash beside its index: a probe past another address, and
+ * a removal moving a cluster back, read no host (a random cache line each). */
 #include "hosttab.h"
 
 #include <errno.h>
@@ -11,10 +13,15 @@
 #define EMPTY UINT32_MAX
 #define NONE  UINT32_MAX
 
+struct slot {
+	uint32_t host; /* index into hosts, or EMPTY */
+	uint32_t hash; /* slot_hash() of its address: its home is hash & (nslots - 1) */
+};
+
 struct hosttab {
 	struct host *hosts; /* dense: [0, count) */
 	size_t count, cap, max;
-	uint32_t *slots; /* index into hosts, or EMPTY; power-of-two size, at most half full */
+	struct slot *slots; /* power-of-two size, at most half full */
 	size_t nslots;
 	uint32_t newest, oldest; /* ends of the activity list */
 	uint32_t *touched;	 /* hosts with pending counts, each once */
@@ -70,12 +77,22 @@ void hosttab_clear(struct hosttab *t)
 		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
 }
 
-static size_t slot_index(const struct hosttab *t, const struct flow_key *key)
+static uint32_t slot_hash(const struct flow_key *key)
 {
-	size_t mask = t->nslots - 1, i = flow_key_hash(key) & mask;
+	return (uint32_t)flow_key_hash(key);
+}
 
-	while (t->slots[i] != EMPTY && !flow_key_eq(&t->hosts[t->slots[i]].addr, key))
+/* The slot of the address whose slot_hash() is hash, or the empty one it would take. */
+static size_t slot_index(const struct hosttab *t, const struct flow_key *key, uint32_t hash)
+{
+	size_t mask = t->nslots - 1, i = hash & mask;
+	const struct slot *s;
+
+	for (s = &t->slots[i]; s->host != EMPTY; s = &t->slots[i]) {
+		if (s->hash == hash && flow_key_eq(&t->hosts[s->host].addr, key))
+			break;
 		i = (i + 1) & mask;
+	}
 	return i;
 }
 
@@ -85,7 +102,7 @@ const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *
 
 	if (!t->nslots)
 		return NULL;
-	s = t->slots[slot_index(t, key)];
+	s = t->slots[slot_index(t, key, slot_hash(key))].host;
 	return s == EMPTY ? NULL : &t->hosts[s];
 }
 
@@ -114,7 +131,8 @@ static int reserve(struct hosttab *t, size_t more)
 	while (t->count + more > t->cap && (t->cap == 0 || t->cap < t->max)) {
 		size_t cap = t->cap ? t->cap * 2 : 256, n;
 		struct host *h;
-		uint32_t *a, *b, *slots;
+		uint32_t *a, *b;
+		struct slot *slots;
 
 		if (cap > t->max)
 			cap = t->max;
@@ -143,8 +161,12 @@ static int reserve(struct hosttab *t, size_t more)
 			free(t->slots);
 			t->slots = slots;
 			t->nslots = n;
-			for (i = 0; i < t->count; i++)
-				t->slots[slot_index(t, &t->hosts[i].addr)] = (uint32_t)i;
+			for (i = 0; i < t->count; i++) {
+				uint32_t hash = slot_hash(&t->hosts[i].addr);
+
+				t->slots[slot_index(t, &t->hosts[i].addr, hash)] =
+				    (struct slot){ (uint32_t)i, hash };
+			}
 		}
 		if (cap <= t->cap)
 			break;
@@ -194,16 +216,16 @@ static void remove_slot(struct hosttab *t, size_t s)
 
 	for (;;) {
 		j = (j + 1) & mask;
-		if (t->slots[j] == EMPTY)
+		if (t->slots[j].host == EMPTY)
 			break;
-		home = flow_key_hash(&t->hosts[t->slots[j]].addr) & mask;
+		home = t->slots[j].hash & mask;
 		/* j may move to i when its home is not in (i, j] (cyclically) */
 		if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
 			t->slots[i] = t->slots[j];
 			i = j;
 		}
 	}
-	t->slots[i] = EMPTY;
+	t->slots[i].host = EMPTY;
 }
 
 /* The host idle the longest leaves: its counts, those pending included, go to "other".
@@ -217,21 +239,21 @@ static uint32_t depart_oldest(struct hosttab *t)
 	counters_add(&t->other, &h->pending);
 	t->departed++;
 	unlink_host(t, i);
-	remove_slot(t, slot_index(t, &h->addr));
+	remove_slot(t, slot_index(t, &h->addr, slot_hash(&h->addr)));
 	return i;
 }
 
 /* The host of key, made when new; it is marked touched in the open sample. */
 static struct host *touch(struct hosttab *t, const struct flow_key *key)
 {
-	uint32_t open = t->tick + 1, i;
+	uint32_t open = t->tick + 1, hash = slot_hash(key), i;
 	size_t s;
 	struct host *h;
 
 	if (t->nslots) {
-		s = slot_index(t, key);
-		if (t->slots[s] != EMPTY) {
-			i = t->slots[s];
+		s = slot_index(t, key, hash);
+		if (t->slots[s].host != EMPTY) {
+			i = t->slots[s].host;
 			h = &t->hosts[i];
 			if (h->pending_tick != open) {
 				h->pending_tick = open;
@@ -262,7 +284,7 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key)
 	h->addr = *key;
 	h->tick = t->tick; /* no past: its history reads as zeros */
 	h->pending_tick = open;
-	t->slots[slot_index(t, key)] = i;
+	t->slots[slot_index(t, key, hash)] = (struct slot){ i, hash };
 	push_newest(t, i);
 	return h;
 }
@@ -306,11 +328,11 @@ void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int s
 
 	if (!t->nslots)
 		return;
-	i = flow_key_hash(key) & (t->nslots - 1);
+	i = slot_hash(key) & (t->nslots - 1);
 	if (stage == 0)
 		__builtin_prefetch(&t->slots[i]);
-	else if (t->slots[i] != EMPTY)
-		__builtin_prefetch(&t->hosts[t->slots[i]], 1);
+	else if (t->slots[i].host != EMPTY)
+		__builtin_prefetch(&t->hosts[t->slots[i].host], 1);
 }
 
 void hosttab_prefetch_host(const struct hosttab *t, size_t i)
