@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* flowtop.bpf.c: the socket filter. It walks each frame down to its innermost IP header
  * and hands that header's two addresses and the frame's length to user space as one
- * 48-byte record in a ring of its CPU, or adds the frame to its CPU's last record when
- * that one is of the same pair and user space has not taken it (a bulk transfer or a
- * flood costs user space a record a drain, not a record a frame); it returns 0, so no
- * packet is ever queued to the socket. The filter keeps no per-address state on its
- * normal path: a hash table's cache misses grow with the number of addresses, a ring's
- * cost does not. When a CPU's ring is full (user space fell behind) the frame is added
- * to a per-CPU LRU hash, the spill map, instead, and counted in stats.spilled: still
- * exact, only slower.
+ * record in a ring of its CPU (16 bytes for an IPv4 pair, 48 for IPv6), or adds the
+ * frame to its CPU's last record when that one is of the same pair and user space has
+ * not taken it (a bulk transfer costs user space a record a drain, or one per 4,095
+ * frames, not a record a frame); it returns 0, so no packet is ever queued to the
+ * socket. The filter keeps no per-address state on its normal path: a hash table's
+ * cache misses grow with the number of addresses, a ring's cost does not. When a CPU's
+ * ring is full (user space fell behind) the frame is added to a per-CPU LRU hash, the
+ * spill map, instead, and counted in stats.spilled: still exact, only slower.
  *
  * The filter starts at the network header and takes the ethertype from skb->protocol.
  * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
@@ -55,7 +55,7 @@ struct {
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, FLOWTOP_DEFAULT_RING_SLOTS);
 	__type(key, __u32);
-	__type(value, struct flow_record);
+	__type(value, union flow_ring_slot);
 } ring SEC(".maps");
 
 /* One head/tail pair per CPU. */
@@ -152,6 +152,7 @@ struct cursor {
 	__u8 layer;	     /* enum layer */
 	__u8 in_ipv6;	     /* next may be an IPv6 extension header */
 	__u8 have_ip;	     /* src and dst are set */
+	__u8 v4;	     /* by an IPv4 header: their last 4 bytes say them */
 };
 
 /* Whether n bytes from the cursor fit inside the enclosing IP packet (and the frame). */
@@ -195,6 +196,7 @@ static __always_inline enum verdict parse_ipv4(struct __sk_buff *skb, struct cur
 	set_ipv4_key(&c->src, iph.saddr);
 	set_ipv4_key(&c->dst, iph.daddr);
 	c->have_ip = 1;
+	c->v4 = 1;
 	/* a non-first fragment carries neither ports nor an inner header */
 	if (bpf_ntohs(iph.frag_off) & IP_OFFSET_MASK)
 		return V_DONE;
@@ -219,6 +221,7 @@ static __always_inline enum verdict parse_ipv6(struct __sk_buff *skb, struct cur
 	__builtin_memcpy(c->src.addr, &ip6h.saddr, 16);
 	__builtin_memcpy(c->dst.addr, &ip6h.daddr, 16);
 	c->have_ip = 1;
+	c->v4 = 0;
 	c->off += sizeof(ip6h);
 	c->next = ip6h.nexthdr;
 	c->layer = LAYER_IPPROTO;
@@ -406,80 +409,116 @@ static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 sl
 	account(&key, 0, bytes, st);
 }
 
-/* Whether rec is of the frame at c: its addresses, protocol and slot. */
-static __always_inline int same_pair(const struct flow_record *rec, const struct cursor *c,
-				     __u8 proto, __u16 slot)
+/* Slot pos of this CPU's ring. */
+static __always_inline union flow_ring_slot *ring_at(__u32 cpu, __u64 pos)
 {
-	const __u64 *a = (const __u64 *)&rec->src, *b = (const __u64 *)&c->src;
-	const __u64 *x = (const __u64 *)&rec->dst, *y = (const __u64 *)&c->dst;
+	__u32 idx = cpu * (ring_mask + 1) + ((__u32)pos & ring_mask);
 
-	return a[0] == b[0] && a[1] == b[1] && x[0] == y[0] && x[1] == y[1] &&
-	       rec->proto == proto && rec->slot == slot;
+	return bpf_map_lookup_elem(&ring, &idx);
 }
 
-/* Adds the frame to this CPU's last record, the one before head, when it is of the same
- * pair, user space has not taken it and it has room: 1 then. The addition is atomic
- * against user space's exchange; when that came first, the frame went to a record
- * already read, and the caller writes a new one. */
-static __always_inline int ring_add(__u32 cpu, __u64 head, const struct cursor *c, __u64 bytes,
-				    __u8 proto, __u16 slot)
+static __always_inline __be32 ipv4_of(const struct flow_key *key)
 {
-	__u32 idx = cpu * (ring_mask + 1) + ((__u32)(head - 1) & ring_mask);
-	struct flow_record *last;
+	return *(const __be32 *)&key->addr[12];
+}
+
+static __always_inline int same_addr(const union flow_ring_slot *s, const struct flow_key *key)
+{
+	const __u64 *a = (const __u64 *)s->addr, *b = (const __u64 *)key->addr;
+
+	return a[0] == b[0] && a[1] == b[1];
+}
+
+/* Whether the record at pos, whose count says it is of the frame's slot, protocol and
+ * family (whose), has the frame's addresses. */
+static __always_inline int same_addrs(__u32 cpu, __u64 pos, const union flow_ring_slot *first,
+				      const struct cursor *c)
+{
+	const union flow_ring_slot *src, *dst;
+
+	if (c->v4)
+		return first->rec.src4 == ipv4_of(&c->src) && first->rec.dst4 == ipv4_of(&c->dst);
+	src = ring_at(cpu, pos + 1);
+	dst = ring_at(cpu, pos + 2);
+	return src && dst && same_addr(src, &c->src) && same_addr(dst, &c->dst);
+}
+
+/* Adds the frame to this CPU's last record, at ctl->last, when it is of the same pair
+ * (whose: the slot, protocol and family bits of a count), user space has not taken it
+ * and it has room: 1 then. The addition is atomic against user space's exchange; when
+ * that came first, the frame went to a record already read, and the caller writes a new
+ * one. */
+static __always_inline int ring_add(__u32 cpu, const struct flow_ring_ctl *ctl,
+				    const struct cursor *c, __u64 bytes, __u64 whose)
+{
+	union flow_ring_slot *last;
 	__u64 count;
 
-	if (!head)
+	if (!ctl->head)
 		return 0;
-	last = bpf_map_lookup_elem(&ring, &idx);
-	if (!last || !same_pair(last, c, proto, slot))
+	last = ring_at(cpu, ctl->last);
+	if (!last)
 		return 0;
-	count = *(volatile __u64 *)&last->count;
-	if (count & FLOWTOP_RECORD_TAKEN ||
-	    count >> FLOWTOP_RECORD_FRAME_SHIFT >= FLOWTOP_RECORD_FRAMES_MAX ||
-	    (count & FLOWTOP_RECORD_BYTES_MASK) + bytes > FLOWTOP_RECORD_BYTES_MASK)
+	count = *(volatile __u64 *)&last->rec.count;
+	if ((count & (FLOWTOP_RECORD_TAKEN | FLOWTOP_RECORD_WHOSE)) != whose ||
+	    (count >> FLOWTOP_RECORD_FRAME_SHIFT & FLOWTOP_RECORD_FRAMES_MAX) ==
+		FLOWTOP_RECORD_FRAMES_MAX ||
+	    (count & FLOWTOP_RECORD_BYTES_MASK) + bytes > FLOWTOP_RECORD_BYTES_MASK ||
+	    !same_addrs(cpu, ctl->last, last, c))
 		return 0;
-	count = __sync_fetch_and_add(&last->count, FLOWTOP_RECORD_ONE_FRAME | bytes);
+	count = __sync_fetch_and_add(&last->rec.count, FLOWTOP_RECORD_ONE_FRAME | bytes);
 	return !(count & FLOWTOP_RECORD_TAKEN);
 }
 
 /* Puts the frame in this CPU's ring: added to its last record (ring_add()), or in a new
- * record it publishes; 0 when the ring is full. Only this CPU writes head and the slots
- * past it, and a socket filter does not nest on a CPU (it runs
- * with bottom halves off), so nothing else races: the record is written first, head
- * after it. On x86 stores are not reordered with each other, and a plain store to head
- * publishes the record; elsewhere head is written by an exchange, which the BPF memory
- * model orders fully (a store-release would do, but BPF has one only from Linux 6.15
- * and clang 20). User space reads head with acquire (sampler.c). */
+ * record it publishes (one slot for an IPv4 pair, three for IPv6); 0 when the ring is
+ * full. Only this CPU writes head, last and the slots past head, and a socket filter
+ * does not nest on a CPU (it runs with bottom halves off), so nothing else races: the
+ * record is written first, head after it. On x86 stores are not reordered with each
+ * other, and a plain store to head publishes the record; elsewhere head is written by
+ * an exchange, which the BPF memory model orders fully (a store-release would do, but
+ * BPF has one only from Linux 6.15 and clang 20). User space reads head with acquire
+ * (sampler.c). */
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot)
 {
 	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
-	__u32 cpu = bpf_get_smp_processor_id(), idx;
+	__u64 whose = (c->v4 ? 0 : FLOWTOP_RECORD_V6) | (__u64)proto << FLOWTOP_RECORD_PROTO_SHIFT |
+		      (__u64)(slot & 0xff) << FLOWTOP_RECORD_SLOT_SHIFT;
+	__u32 cpu = bpf_get_smp_processor_id(), len = c->v4 ? 1 : 3;
+	union flow_ring_slot *first, *src, *dst;
 	struct flow_ring_ctl *ctl;
-	struct flow_record *rec;
 	__u64 head;
 
 	ctl = bpf_map_lookup_elem(&ring_ctl, &cpu);
 	if (!ctl)
 		return 0;
-	head = ctl->head;
-	if (ring_add(cpu, head, c, bytes, proto, slot))
+	if (ring_add(cpu, ctl, c, bytes, whose))
 		return 1;
-	if (head - *(volatile __u64 *)&ctl->tail > ring_mask)
+	head = ctl->head;
+	if (head + len - *(volatile __u64 *)&ctl->tail > ring_mask + 1)
 		return 0;
-	idx = cpu * (ring_mask + 1) + ((__u32)head & ring_mask);
-	rec = bpf_map_lookup_elem(&ring, &idx);
-	if (!rec)
+	first = ring_at(cpu, head);
+	if (!first)
 		return 0;
-	rec->src = c->src;
-	rec->dst = c->dst;
-	rec->count = FLOWTOP_RECORD_ONE_FRAME | bytes;
-	rec->proto = proto;
-	rec->slot = slot;
+	if (c->v4) {
+		first->rec.src4 = ipv4_of(&c->src);
+		first->rec.dst4 = ipv4_of(&c->dst);
+	} else {
+		src = ring_at(cpu, head + 1);
+		dst = ring_at(cpu, head + 2);
+		if (!src || !dst)
+			return 0;
+		__builtin_memcpy(src->addr, c->src.addr, 16);
+		__builtin_memcpy(dst->addr, c->dst.addr, 16);
+		first->rec.src4 = first->rec.dst4 = 0;
+	}
+	first->rec.count = whose | FLOWTOP_RECORD_ONE_FRAME | bytes;
+	ctl->last = head;
 	if (exchange_head) {
-		__sync_lock_test_and_set(&ctl->head, head + 1);
+		__sync_lock_test_and_set(&ctl->head, head + len);
 	} else {
 		asm volatile("" ::: "memory"); /* the record before the head that publishes it */
-		*(volatile __u64 *)&ctl->head = head + 1;
+		*(volatile __u64 *)&ctl->head = head + len;
 	}
 	return 1;
 }

@@ -6,7 +6,7 @@
 #include <linux/types.h>
 
 #define FLOWTOP_DEFAULT_MAX_HOSTS   65536      /* -m: hosts user space keeps */
-#define FLOWTOP_DEFAULT_RING_SLOTS  (1u << 17) /* records per CPU ring at most (a power of two) */
+#define FLOWTOP_DEFAULT_RING_SLOTS  (1u << 17) /* slots per CPU ring at most (a power of two) */
 #define FLOWTOP_DEFAULT_RING_MIB    32	       /* --ring-memory: every CPU's ring together */
 #define FLOWTOP_DEFAULT_SPILL_HOSTS 16384      /* entries of the map that takes ring overflow */
 #define FLOWTOP_MAX_SLOTS	    256	       /* watched interfaces at once, slot 0 included */
@@ -19,30 +19,40 @@ struct flow_key {
 	__u8 addr[16]; /* network byte order */
 };
 
-/* Frames as the filter hands them to user space: a slot of a per-CPU ring, one record
- * for consecutive frames of one pair (same addresses, protocol and interface) on a CPU.
- * The filter keeps no per-address state on its normal path; user space sums the
- * records. count holds the frames and their bytes in one word, so the filter adds a
- * frame to its CPU's last record with one atomic addition while user space has not
- * taken it; user space takes the last record of a drain by exchanging count for
- * FLOWTOP_RECORD_TAKEN (the others are no longer the filter's to touch), and a filter
- * that finds it taken writes a new record. */
-struct flow_record {
-	struct flow_key src; /* innermost source */
-	struct flow_key dst; /* innermost destination */
-	__u64 count;	     /* frames << FLOWTOP_RECORD_FRAME_SHIFT | their bytes on the
-			      * wire; FLOWTOP_RECORD_TAKEN once user space took it */
-	__u16 slot; /* the interface's slot (struct flow_link), FLOWTOP_SLOT_NONE without */
-	__u8 proto; /* the innermost IP protocol (IPPROTO_*); FLOWTOP_PROTO_UNKNOWN when the
-		     * dissector stopped before reaching it */
-	__u8 _pad[5];
+/* Frames as the filter hands them to user space: records in a per-CPU ring of 16-byte
+ * slots, one record for consecutive frames of one pair (same addresses, protocol and
+ * interface) on a CPU. An IPv4 pair's record is one slot; an IPv6 pair's is three, its
+ * source and destination in the two slots after the first. The filter keeps no
+ * per-address state on its normal path; user space sums the records. A record's count
+ * holds whose it is (interface, protocol, family) and how much (frames and their bytes)
+ * in one word, so the filter adds a frame to its CPU's last record with one atomic
+ * addition while user space has not taken it; user space takes the last record of a
+ * drain by exchanging count for FLOWTOP_RECORD_TAKEN (the others are no longer the
+ * filter's to touch), and a filter that finds it taken writes a new record. */
+union flow_ring_slot {
+	struct {
+		__u64 count; /* FLOWTOP_RECORD_*, below */
+		__be32 src4; /* an IPv4 record's innermost source; 0 in an IPv6 record */
+		__be32 dst4; /* and destination */
+	} rec;		     /* a record's first slot */
+	__u8 addr[16];	     /* an IPv6 record's source (second slot) or destination (third) */
 };
 
-#define FLOWTOP_RECORD_FRAME_SHIFT 40 /* bytes below, up to 1 TiB */
+/* A record's count, from bit 0: the bytes of its frames on the wire (34 bits), the
+ * frames (12), the interface's slot (8, struct flow_link), the innermost IP protocol
+ * (8: FLOWTOP_PROTO_UNKNOWN when the dissector stopped before reaching it), whether
+ * the pair is IPv6 (the record is three slots), and "taken". */
+#define FLOWTOP_RECORD_FRAME_SHIFT 34
+#define FLOWTOP_RECORD_SLOT_SHIFT  46
+#define FLOWTOP_RECORD_PROTO_SHIFT 54
 #define FLOWTOP_RECORD_ONE_FRAME   (1ull << FLOWTOP_RECORD_FRAME_SHIFT)
-#define FLOWTOP_RECORD_FRAMES_MAX  ((1u << 22) - 1) /* frames a record takes at most */
-#define FLOWTOP_RECORD_TAKEN	   (1ull << 63)
 #define FLOWTOP_RECORD_BYTES_MASK  (FLOWTOP_RECORD_ONE_FRAME - 1)
+#define FLOWTOP_RECORD_FRAMES_MAX                                                                  \
+	((1u << (FLOWTOP_RECORD_SLOT_SHIFT - FLOWTOP_RECORD_FRAME_SHIFT)) - 1)
+#define FLOWTOP_RECORD_V6    (1ull << 62)
+#define FLOWTOP_RECORD_TAKEN (1ull << 63)
+/* the bits that say whose a record is: its slot, protocol and family */
+#define FLOWTOP_RECORD_WHOSE (FLOWTOP_RECORD_V6 | 0xffffull << FLOWTOP_RECORD_SLOT_SHIFT)
 
 /* A watched interface as the filter knows it: the value of the links array at index
  * ifindex % FLOWTOP_LINK_INDEX (an array, so finding it costs no hash). A frame whose
@@ -66,12 +76,14 @@ struct flow_spill_key {
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
 /* The head and tail of one CPU's ring, on cache lines of their own: the filter on that
- * CPU is the only writer of head, user space the only writer of tail. Both count
- * records since the ring was made; slot = count & (slots - 1). */
+ * CPU is the only writer of head (and of last, which only it reads), user space the
+ * only writer of tail. Both count slots since the ring was made; a slot's index is
+ * count & (slots - 1). */
 struct flow_ring_ctl {
-	__u64 head; /* records published (the filter writes it) */
-	__u64 _pad1[7];
-	__u64 tail; /* records consumed (user space writes it) */
+	__u64 head; /* slots published (the filter writes it) */
+	__u64 last; /* where the filter's last record starts, when head is not 0 */
+	__u64 _pad1[6];
+	__u64 tail; /* slots consumed (user space writes it) */
 	__u64 _pad2[7];
 };
 
@@ -152,11 +164,11 @@ struct flow_file_frame {
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
 _Static_assert(sizeof(struct flow_stats) == 9 * 8, "flow_stats: FLOW_STATS_FIELDS, u64 each");
-_Static_assert(sizeof(struct flow_record) == 48, "flow_record layout");
+_Static_assert(sizeof(union flow_ring_slot) == 16, "flow_ring_slot layout");
 _Static_assert(sizeof(struct flow_spill) == 40, "flow_spill layout");
 _Static_assert(sizeof(struct flow_spill_key) == 20, "flow_spill_key must have no padding");
 _Static_assert(sizeof(struct flow_link) == 8, "flow_link layout");
-_Static_assert(FLOWTOP_MAX_SLOTS <= 65536, "a slot fits flow_record's 16 bits");
+_Static_assert(FLOWTOP_MAX_SLOTS <= 256, "a slot fits a record's 8 bits");
 _Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");
 _Static_assert(sizeof(struct flow_file_frame) == 12, "flow_file_frame layout");
 

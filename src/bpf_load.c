@@ -67,7 +67,7 @@ static void describe_load_error(int ret, char *err, size_t errlen)
 
 unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus)
 {
-	size_t per_cpu = ncpus ? budget / ncpus / sizeof(struct flow_record) : 0;
+	size_t per_cpu = ncpus ? budget / ncpus / sizeof(union flow_ring_slot) : 0;
 	unsigned slots = FLOWTOP_DEFAULT_RING_SLOTS;
 
 	while (slots > BPF_LOAD_RING_FLOOR && slots > per_cpu)

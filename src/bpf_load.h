@@ -12,13 +12,13 @@
 struct flowtop_bpf;
 
 /* The rings' memory, every CPU's together, unless said otherwise (--ring-memory), and
- * the fewest records a CPU's ring gets whatever the budget. */
+ * the fewest slots a CPU's ring gets whatever the budget. */
 #define BPF_LOAD_RING_BUDGET ((size_t)FLOWTOP_DEFAULT_RING_MIB << 20)
 #define BPF_LOAD_RING_FLOOR  4096u
 
 /* How big to make the maps; 0 takes the default (flowtop.h). */
 struct bpf_load_opts {
-	unsigned ring_slots;  /* records per CPU ring, rounded up to a power of two (0: as
+	unsigned ring_slots;  /* slots per CPU ring, rounded up to a power of two (0: as
 			       * ring_budget allows) */
 	size_t ring_budget;   /* bytes for all the rings (0: BPF_LOAD_RING_BUDGET) */
 	unsigned spill_hosts; /* entries of the spill map */
@@ -34,7 +34,7 @@ struct bpf_maps {
 	unsigned ncpus;	     /* rings (possible CPUs) */
 };
 
-/* Records per CPU ring for ncpus rings in budget bytes: the largest power of two that
+/* Slots per CPU ring for ncpus rings in budget bytes: the largest power of two that
  * fits, at most FLOWTOP_DEFAULT_RING_SLOTS and at least BPF_LOAD_RING_FLOOR (so the
  * floor may take more than the budget); 0 when ncpus rings would not fit one map. */
 unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus);

@@ -120,7 +120,7 @@ void cli_usage(FILE *out)
 		"                         the --metrics-top busiest, the rest as \"other\"\n"
 		"      --ring-memory MIB  memory for the per-CPU rings the filter writes to,\n"
 		"                         all CPUs together (default %u; a CPU's ring takes\n"
-		"                         at least 192 KiB, at most 6 MiB)\n"
+		"                         at least 64 KiB, at most 2 MiB)\n"
 		"      --color WHEN       colours on the screen: auto (when the terminal has\n"
 		"                         them and NO_COLOR is not set), always, never\n"
 		"      --no-mouse         leave the mouse to the terminal (text selection)\n"

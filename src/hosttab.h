@@ -192,6 +192,22 @@ static inline int flow_key_eq(const struct flow_key *a, const struct flow_key *b
 	return a0 == b0 && a1 == b1;
 }
 
+/* key = the IPv4 address addr (network byte order), as every table keys it:
+ * ::ffff:a.b.c.d. Two 8-byte stores, which the 8-byte loads of flow_key_hash() and
+ * flow_key_eq() can be served from (bytes stored one by one would stall them). */
+static inline void flow_key_ipv4(struct flow_key *key, uint32_t addr)
+{
+	uint64_t zero = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t low = (uint64_t)addr << 32 | 0xffff0000u; /* 00 00 ff ff, then addr */
+#else
+	uint64_t low = 0xffffull << 32 | addr;
+#endif
+
+	memcpy(key->addr, &zero, 8);
+	memcpy(key->addr + 8, &low, 8);
+}
+
 static inline uint64_t flow_key_hash(const struct flow_key *key)
 {
 	uint64_t a, b;

@@ -24,11 +24,11 @@ struct seen {
 
 struct sampler {
 	struct bpf_maps m;
-	struct flow_record *ring;  /* ncpus * ring_slots records (a last record is taken by
-				    * writing its count) */
-	struct flow_ring_ctl *ctl; /* ncpus heads and tails */
-	size_t ring_len, ctl_len;  /* mmap lengths */
-	struct flow_stats *stats;  /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
+	union flow_ring_slot *ring; /* ncpus * ring_slots slots (a last record is taken by
+				     * writing its count) */
+	struct flow_ring_ctl *ctl;  /* ncpus heads and tails */
+	size_t ring_len, ctl_len;   /* mmap lengths */
+	struct flow_stats *stats;   /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
 	bool stats_batch; /* read them with one BPF_MAP_LOOKUP_BATCH (else a slot a call) */
 	unsigned nslots;  /* slots read: [0, nslots) */
 	bool track_links; /* tell the host table which interface a frame came on */
@@ -147,56 +147,104 @@ void sampler_free(struct sampler *s)
 	free(s);
 }
 
-void sampler_fold(struct hosttab *t, const struct flow_record *ring, uint64_t mask, uint64_t tail,
-		  uint64_t head, uint64_t last, bool track_links, struct convo *convo)
+/* A record as the fold reads it, a few records ahead of adding it to its hosts. */
+struct decoded {
+	struct flow_key src, dst;
+	uint64_t count;		     /* as read ahead (the last record's is taken later) */
+	union flow_ring_slot *first; /* its first slot */
+	bool last;		     /* the last before head */
+};
+
+#define FOLD_WINDOW 32 /* records decoded ahead, at most (a power of two) */
+#define FOLD_FAR    16 /* decoded this far ahead: the hash slot of its source fetched */
+#define FOLD_NEAR   6  /* then, this close, the host line that slot names */
+
+struct fold {
+	union flow_ring_slot *ring;
+	uint64_t mask, pos, head; /* the next slot to decode, and where the records end */
+	uint64_t decoded;	  /* records decoded */
+	struct decoded win[FOLD_WINDOW];
+};
+
+/* Decodes the record at f->pos into the window; false past the last. */
+static bool decode(struct fold *f, struct hosttab *t)
 {
-	for (; tail != head; tail++) {
-		const struct flow_record *r = &ring[tail & mask];
-		uint64_t links = track_links ? link_bit(r->slot) : 0;
-		uint64_t count = tail + 1 != head ? r->count : last;
-		uint32_t frames = (uint32_t)(count >> FLOWTOP_RECORD_FRAME_SHIFT);
-		uint64_t bytes = count & FLOWTOP_RECORD_BYTES_MASK;
+	union flow_ring_slot *first = &f->ring[f->pos & f->mask];
+	struct decoded *d = &f->win[f->decoded % FOLD_WINDOW];
+	uint64_t count, len;
 
-		/* a random host per record: fetch its slot, then its line, ahead of use */
-		if (head - tail > 16)
-			hosttab_prefetch(t, &ring[(tail + 16) & mask].src, 0);
-		if (head - tail > 6)
-			hosttab_prefetch(t, &ring[(tail + 6) & mask].src, 1);
-
-		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
-		hosttab_add_frames(t, &r->src, 1, frames, bytes, links);
-		hosttab_add_frames(t, &r->dst, 0, frames, bytes, links);
-		if (convo)
-			convo_frames(convo, &r->src, &r->dst, r->proto, frames, bytes);
+	if (f->pos == f->head)
+		return false;
+	count = __atomic_load_n(&first->rec.count, __ATOMIC_RELAXED);
+	len = count & FLOWTOP_RECORD_V6 ? 3 : 1;
+	if (f->head - f->pos < len)
+		return false; /* cannot be: a record is whole before head moves past it */
+	if (count & FLOWTOP_RECORD_V6) {
+		memcpy(d->src.addr, f->ring[(f->pos + 1) & f->mask].addr, sizeof(d->src.addr));
+		memcpy(d->dst.addr, f->ring[(f->pos + 2) & f->mask].addr, sizeof(d->dst.addr));
+	} else {
+		flow_key_ipv4(&d->src, first->rec.src4);
+		flow_key_ipv4(&d->dst, first->rec.dst4);
 	}
+	d->count = count;
+	d->first = first;
+	f->pos += len;
+	d->last = f->pos == f->head;
+	f->decoded++;
+	if (t) /* a random host per record: fetch its hash slot, then its line */
+		hosttab_prefetch(t, &d->src, 0);
+	return true;
 }
 
-/* Takes CPU c's last record up to head from its filter: its count, which no frame joins
- * after this (0 for an empty ring). */
-static uint64_t take_last(struct sampler *s, unsigned c, uint64_t head)
+uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t mask, uint64_t tail,
+		      uint64_t head, bool take_last, bool track_links, struct convo *convo)
 {
-	struct flow_record *last =
-	    &s->ring[(size_t)c * s->m.ring_slots + ((head - 1) & (s->m.ring_slots - 1))];
+	struct fold f = { .ring = ring, .mask = mask, .pos = tail, .head = head };
+	uint64_t done;
 
-	if (head == s->ctl[c].tail)
-		return 0;
-	return __atomic_exchange_n(&last->count, FLOWTOP_RECORD_TAKEN, __ATOMIC_ACQ_REL);
+	while (f.decoded < FOLD_FAR && decode(&f, t))
+		;
+	for (done = 0; done < f.decoded; done++) {
+		struct decoded *d = &f.win[done % FOLD_WINDOW];
+		uint64_t count = d->count, bytes, links;
+		uint32_t frames;
+
+		if (take_last && d->last) /* no frame joins it after this */
+			count = __atomic_exchange_n(&d->first->rec.count, FLOWTOP_RECORD_TAKEN,
+						    __ATOMIC_ACQ_REL);
+		decode(&f, t);
+		if (!t)
+			continue; /* dropped (a reset), the last one taken all the same */
+		if (done + FOLD_NEAR < f.decoded)
+			hosttab_prefetch(t, &f.win[(done + FOLD_NEAR) % FOLD_WINDOW].src, 1);
+		frames =
+		    (uint32_t)(count >> FLOWTOP_RECORD_FRAME_SHIFT) & FLOWTOP_RECORD_FRAMES_MAX;
+		bytes = count & FLOWTOP_RECORD_BYTES_MASK;
+		links = track_links
+			    ? link_bit((unsigned)(count >> FLOWTOP_RECORD_SLOT_SHIFT) & 0xff)
+			    : 0;
+		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
+		hosttab_add_frames(t, &d->src, 1, frames, bytes, links);
+		hosttab_add_frames(t, &d->dst, 0, frames, bytes, links);
+		if (convo)
+			convo_frames(convo, &d->src, &d->dst,
+				     (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT), frames, bytes);
+	}
+	return done;
 }
 
 /* Every record CPU c published into t (the last one taken); the tail then frees their
- * slots. With t NULL they are dropped. */
+ * slots. With t NULL they are dropped. Returns how many. */
 static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 {
 	struct flow_ring_ctl *ctl = &s->ctl[c];
-	const struct flow_record *ring = s->ring + (size_t)c * s->m.ring_slots;
-	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE);
-	uint64_t last = take_last(s, c, head);
+	union flow_ring_slot *ring = s->ring + (size_t)c * s->m.ring_slots;
+	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE), n = 0;
 
-	if (t)
-		sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, last, s->track_links,
-			     s->convo);
+	n = sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, true, s->track_links,
+			 t ? s->convo : NULL);
 	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
-	return head - tail;
+	return n;
 }
 
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t)

@@ -739,7 +739,7 @@ static void test_per_cpu_rings(void)
  * (frames of 4 GB each, as a capture file's may say). Every count stays exact. */
 static void test_records_join_their_pair(void)
 {
-	uint64_t h;
+	uint64_t h, per;
 	cpu_set_t all;
 	struct frame f, g;
 	int i;
@@ -766,18 +766,58 @@ static void test_records_join_their_pair(void)
 	ASSERT_EQ(host(C4)->total.tx_packets, 1);
 	ASSERT_EQ(host(B4)->total.rx_packets, 10);
 	ASSERT_EQ(host(B4)->total.rx_bytes, 10 * f.len);
-	/* 300 frames of 4 GB on the wire: 2^40 bytes a record at most, so two records */
+	/* 300 frames of 4 GB on the wire: 2^34 bytes a record at most, so 4 frames a
+	 * record; the last record has room for one more small frame */
+	per = FLOWTOP_RECORD_BYTES_MASK / (f.len + 0xf0000000ull);
 	h = ring_head(skel, 0);
 	for (i = 0; i < 300; i++)
 		if (!ASSERT_OK(bpf_load_run_frame(skel, f.b, f.len, 0xf0000000u)))
 			break;
-	ASSERT_EQ(ring_head(skel, 0) - h, 2);
+	ASSERT_EQ(per, 4);
+	ASSERT_EQ(ring_head(skel, 0) - h, 300 / per);
 	ASSERT_OK(bpf_load_run_frame(skel, f.b, f.len, 0)); /* no extra bytes for the tests
-							     * after; the second record has room */
-	ASSERT_EQ(ring_head(skel, 0) - h, 2);
+							     * after */
+	ASSERT_EQ(ring_head(skel, 0) - h, 300 / per);
 	ASSERT_OK(sample());
 	ASSERT_EQ(host(A4)->total.tx_packets, 310);
 	ASSERT_EQ(host(A4)->total.tx_bytes, 10 * f.len + 300 * (f.len + 0xf0000000ull));
+	/* a record takes FLOWTOP_RECORD_FRAMES_MAX frames at most: the next starts one */
+	h = ring_head(skel, 0);
+	for (i = 0; i < (int)FLOWTOP_RECORD_FRAMES_MAX + 5; i++)
+		if (!ASSERT_OK(run_on_cpu(0, &f)))
+			break;
+	ASSERT_EQ(ring_head(skel, 0) - h, 2);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 310 + FLOWTOP_RECORD_FRAMES_MAX + 5);
+	ASSERT_EQ(totals.total.spilled, 0);
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
+/* An IPv6 pair's record is three slots, an IPv4 pair's one; frames of an IPv6 pair in a
+ * row join as IPv4 ones do, and a pair of IPv4-mapped IPv6 addresses counts on the
+ * IPv4 host it names. */
+static void test_records_of_both_families(void)
+{
+	struct frame f, g;
+	cpu_set_t all;
+	uint64_t h;
+	int i;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	reset();
+	eth(&f, ETH_P_IPV6), ipv6(&f, A6, B6, IPPROTO_UDP), udp(&f);
+	eth(&g, ETH_P_IPV6), ipv6(&g, "::ffff:" A4, B6, IPPROTO_UDP), udp(&g);
+	h = ring_head(skel, 0);
+	for (i = 0; i < 3; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_EQ(ring_head(skel, 0) - h, 3);
+	ASSERT_OK(run_on_cpu(0, &g));
+	ASSERT_EQ(ring_head(skel, 0) - h, 6);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A6)->total.tx_packets, 3);
+	ASSERT_EQ(host(A6)->total.tx_bytes, 3 * f.len);
+	ASSERT_EQ(host(B6)->total.rx_packets, 4);
+	ASSERT_EQ(host(A4)->total.tx_packets, 1);
 	ASSERT_EQ(totals.total.spilled, 0);
 	sched_setaffinity(0, sizeof(all), &all);
 }
@@ -1456,6 +1496,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_slots_by_ifindex);
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_records_join_their_pair);
+	RUN_TEST(test_records_of_both_families);
 	RUN_TEST(test_records_carry_the_protocol);
 	RUN_TEST(test_deltas_across_samples);
 	RUN_TEST(test_full_ring_spills_exactly);

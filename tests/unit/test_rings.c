@@ -12,12 +12,12 @@
 
 static void test_ring_sizes_from_the_budget(void)
 {
-	/* 2 CPUs in 32 MiB: the largest ring, 6 MiB each */
+	/* 2 CPUs in 32 MiB: the largest ring, 2 MiB each */
 	ASSERT_EQ(bpf_load_ring_slots(BPF_LOAD_RING_BUDGET, 2), FLOWTOP_DEFAULT_RING_SLOTS);
-	/* 8 CPUs: 4 MiB each holds 87381 records, the power of two below is 65536 */
-	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 8), 65536);
-	/* 128 CPUs: 256 KiB each, 4096 records (192 KiB), 24 MiB in all */
-	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 128), 4096);
+	/* 24 CPUs: 1.33 MiB each holds 87381 16-byte slots, the power of two below is 65536 */
+	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 24), 65536);
+	/* 512 CPUs: 64 KiB each, 4096 slots, 32 MiB in all */
+	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 512), 4096);
 	/* 4096 CPUs in 1 MiB: the floor, not nothing */
 	ASSERT_EQ(bpf_load_ring_slots(MIB, 4096), BPF_LOAD_RING_FLOOR);
 	/* a budget as large as one likes: never past the largest ring */
