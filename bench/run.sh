@@ -88,9 +88,10 @@ run() {
 	echo "## Ring size at the flood rate"
 	echo
 	echo "\`bench/rings.sh 5 3 32 1\`: flowtop in batch mode watching the flood of flood.sh with the"
-	echo "rings' default 32 MiB (the largest ring, 131,072 records a CPU, up to 5 CPUs) and"
-	echo "with 1 MiB (the floor, 4,096 records a CPU): frames that found their ring full and"
-	echo "took the spill map, and address updates lost to hosts (never to the totals)."
+	echo "rings' default 32 MiB (the largest ring, 131,072 16-byte slots a CPU, up to 16 CPUs)"
+	echo "and with 1 MiB (on 2 CPUs 32,768 slots each; an IPv4 record takes one): frames that"
+	echo "found their ring full and took the spill map, and address updates lost to hosts"
+	echo "(never to the totals)."
 	echo
 	run bench/rings.sh 5 3 32 1
 	echo
