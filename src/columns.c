@@ -176,7 +176,7 @@ int column_compare(enum col_id col, bool reverse, const struct row *a, const str
 		r = va > vb ? -1 : va < vb ? 1 : 0;
 	}
 	if (!r)
-		r = memcmp(&a->host.addr, &b->host.addr, sizeof(a->host.addr));
+		r = flow_key_cmp(&a->host.addr, &b->host.addr);
 	return reverse ? -r : r;
 }
 

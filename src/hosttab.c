@@ -598,5 +598,5 @@ int host_cmp_rate(const struct host *a, const struct host *b)
 	if (!r)
 		r = cmp_u64_desc(a->total.rx_bytes + a->total.tx_bytes,
 				 b->total.rx_bytes + b->total.tx_bytes);
-	return r ? r : memcmp(&a->addr, &b->addr, sizeof(a->addr));
+	return r ? r : flow_key_cmp(&a->addr, &b->addr);
 }

@@ -8,6 +8,7 @@
 #ifndef FLOWTOP_HOSTTAB_H
 #define FLOWTOP_HOSTTAB_H
 
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -206,6 +207,22 @@ static inline void flow_key_ipv4(struct flow_key *key, uint32_t addr)
 
 	memcpy(key->addr, &zero, 8);
 	memcpy(key->addr + 8, &low, 8);
+}
+
+/* memcmp()'s order of two keys, in two 8-byte comparisons. */
+static inline int flow_key_cmp(const struct flow_key *a, const struct flow_key *b)
+{
+	uint64_t a0, a1, b0, b1;
+
+	memcpy(&a0, a->addr, 8);
+	memcpy(&b0, b->addr, 8);
+	if (a0 != b0)
+		return be64toh(a0) < be64toh(b0) ? -1 : 1;
+	memcpy(&a1, a->addr + 8, 8);
+	memcpy(&b1, b->addr + 8, 8);
+	if (a1 != b1)
+		return be64toh(a1) < be64toh(b1) ? -1 : 1;
+	return 0;
 }
 
 static inline uint64_t flow_key_hash(const struct flow_key *key)

@@ -49,7 +49,7 @@ static int pick_cmp(const void *a, const void *b, void *arg)
 	if (!o->by_addr)
 		r = x->key > y->key ? -1 : x->key < y->key ? 1 : 0;
 	if (!r)
-		r = memcmp(&x->addr, &y->addr, sizeof(x->addr));
+		r = flow_key_cmp(&x->addr, &y->addr);
 	return o->reverse ? -r : r;
 }
 

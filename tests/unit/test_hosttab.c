@@ -359,6 +359,27 @@ static void test_rates_with_traffic_pending(void)
 	hosttab_free(t);
 }
 
+/* flow_key_cmp() orders keys as memcmp() does, for keys that differ anywhere. */
+static void test_key_order_is_memcmp(void)
+{
+	unsigned i, bad = 0;
+
+	srand(7);
+	for (i = 0; i < 20000; i++) {
+		struct flow_key a, b;
+		unsigned j;
+		int want, got;
+
+		for (j = 0; j < 16; j++)
+			a.addr[j] = b.addr[j] = (uint8_t)rand();
+		b.addr[rand() % 16] = (uint8_t)rand(); /* one byte may differ, or none */
+		want = memcmp(&a, &b, sizeof(a));
+		got = flow_key_cmp(&a, &b);
+		bad += (want > 0) != (got > 0) || (want < 0) != (got < 0);
+	}
+	ASSERT_EQ(bad, 0);
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_counts_everything);
@@ -372,5 +393,6 @@ int main(void)
 	RUN_TEST(test_topk_matches_a_full_sort);
 	RUN_TEST(test_topk_heap_matches_a_full_sort);
 	RUN_TEST(test_rates_with_traffic_pending);
+	RUN_TEST(test_key_order_is_memcmp);
 	return test_summary("test_hosttab");
 }
