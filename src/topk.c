@@ -103,5 +103,6 @@ void topk_offer(struct topk_heap *h, const void *elem)
 
 void topk_finish(struct topk_heap *h)
 {
-	qsort_r(h->base, h->n, h->size, h->cmp, h->arg);
+	if (h->n > 1) /* (base may be NULL with nothing kept) */
+		qsort_r(h->base, h->n, h->size, h->cmp, h->arg);
 }

@@ -328,6 +328,13 @@ static void test_topk_heap_matches_a_full_sort(void)
 				      h.n);
 		}
 	}
+	{ /* no room asked for: nothing kept, nothing touched */
+		struct topk_heap none = { NULL, sizeof(int), 0, 0, int_order, NULL };
+
+		topk_offer(&none, &v[0]);
+		topk_finish(&none);
+		ASSERT_EQ(none.n, 0);
+	}
 }
 
 /* Traffic pending in the open sample does not hide a host's closed samples from its
