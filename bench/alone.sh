@@ -9,6 +9,8 @@
 #
 #   bench/alone.sh [FRAMES [ROUNDS [SOURCES...]]]   default 3,000,000 frames, 3 rounds,
 #                                                    256 65536 1048576 sources
+#   ENCAP=gre bench/alone.sh ...          the frames in GRE with a key (churn_send --gre):
+#                                          the sources counted are the inner ones
 #   FLOWTOP_BASE=PATH bench/alone.sh ...  another flowtop build (the commit before a
 #                                          change) in the rounds too, and columns for it:
 #                                          each build alone, so neither pays for the
@@ -17,6 +19,8 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 frames=${1:-3000000} rounds=${2:-3}
+encap=() kind="IPv4 UDP sources"
+[ "${ENCAP:-}" = gre ] && encap=(--gre) kind="GRE (key) IPv4 UDP sources"
 shift 2 2>/dev/null
 sources=("$@")
 [ ${#sources[@]} -gt 0 ] || sources=(256 65536 1048576)
@@ -76,7 +80,7 @@ once() {
 	start "$1"
 	read -r -a k0 < <(run_stat "$prog")
 	c0=$(ticks "$watcher") r0=$(rx)
-	ip netns exec "$nsa" taskset -c 0 "$send" "$ifa" 0 "$2" $(((frames + $2 - 1) / $2)) >/dev/null
+	ip netns exec "$nsa" taskset -c 0 "$send" "${encap[@]}" "$ifa" 0 "$2" $(((frames + $2 - 1) / $2)) >/dev/null
 	sleep 1.2 # flowtop's last drain and sample of the flood
 	read -r -a k1 < <(run_stat "$prog")
 	c1=$(ticks "$watcher") r1=$(rx)
@@ -90,7 +94,7 @@ med() { sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((N
 names=(empty flowtop tcpdump)
 [ "$have_seed" = 1 ] && names=(empty seed flowtop tcpdump)
 [ -n "$base" ] && names+=(base)
-echo "| IPv4 UDP sources | empty filter ns | seed ns | flowtop kernel ns | flowtop process ns | flowtop kernel + process ns | flowtop kernel / empty | flowtop kernel + process / seed | tcpdump process ns |"
+echo "| $kind | empty filter ns | seed ns | flowtop kernel ns | flowtop process ns | flowtop kernel + process ns | flowtop kernel / empty | flowtop kernel + process / seed | tcpdump process ns |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sources[@]}"; do
 	for w in "${names[@]}"; do : >"$tmp/$w.$n"; done
@@ -108,7 +112,7 @@ done
 [ "$have_seed" = 1 ] || echo "(no seed column: $(head -n 1 "$tmp/seed.err"))"
 [ -n "$base" ] || exit 0
 echo
-echo "| IPv4 UDP sources | base kernel ns | base process ns | flowtop / base, kernel | flowtop / base, kernel + process |"
+echo "| $kind | base kernel ns | base process ns | flowtop / base, kernel | flowtop / base, kernel + process |"
 echo "|---:|---:|---:|---:|---:|"
 for n in "${sources[@]}"; do
 	bk=$(med "$tmp/base.$n" 1) bp=$(med "$tmp/base.$n" 2)

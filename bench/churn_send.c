@@ -2,9 +2,11 @@
 /* churn_send.c: address churn for the benchmarks and the soak test: 60-byte IPv4 UDP
  * frames from COUNT distinct sources (10.0.0.0/8 counted up from FIRST) to one
  * destination, sent out of IFACE with an AF_PACKET socket in sendmmsg batches; the whole
- * run of sources ROUNDS times, at most PPS frames a second (0: as fast as it can).
+ * run of sources ROUNDS times, at most PPS frames a second (0: as fast as it can). With
+ * --gre each is a 70-byte frame carried in GRE with a key between two fixed tunnel
+ * ends (10.254.0.1 to 10.254.0.2): the distinct sources are the inner ones.
  *
- *   churn_send IFACE FIRST COUNT [ROUNDS [PPS]]    prints "<frames> <seconds>" */
+ *   churn_send [--gre] IFACE FIRST COUNT [ROUNDS [PPS]]   prints "<frames> <seconds>" */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
@@ -20,12 +22,14 @@
 #include <sys/socket.h>
 
 #define BATCH	  256
-#define FRAME_LEN 60
+#define FRAME_LEN 60 /* a plain frame; with --gre, GRE_LEN */
+#define GRE_LEN	  70 /* Ethernet, outer IPv4, GRE with a key, inner IPv4, UDP */
+#define FRAME_MAX 72
 
 /* Two bytes ahead of the 14-byte Ethernet header put the IP header on a 4-byte boundary. */
 struct frame {
 	unsigned char pad[2];
-	unsigned char bytes[FRAME_LEN];
+	unsigned char bytes[FRAME_MAX];
 } __attribute__((aligned(4)));
 
 static double now(void)
@@ -36,26 +40,43 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void build(unsigned char *f, uint32_t src)
+/* An IPv4 header of an ip_len-byte packet from saddr to daddr (host order). */
+static void ipv4(struct iphdr *ip, unsigned ip_len, uint8_t proto, uint32_t saddr, uint32_t daddr)
 {
-	struct ethhdr *eth = (struct ethhdr *)f;
-	struct iphdr *ip = (struct iphdr *)(f + sizeof(*eth));
-	struct udphdr *udp = (struct udphdr *)(ip + 1);
-
-	memset(f, 0, FRAME_LEN);
-	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
-	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
-	eth->h_proto = htons(ETH_P_IP);
 	ip->version = 4;
 	ip->ihl = 5;
 	ip->ttl = 64;
-	ip->protocol = IPPROTO_UDP;
-	ip->tot_len = htons(FRAME_LEN - sizeof(*eth));
-	ip->saddr = htonl(0x0a000000u | (src & 0xffffff));
-	ip->daddr = htonl(0x0afffffeu); /* 10.255.255.254 */
+	ip->protocol = proto;
+	ip->tot_len = htons((uint16_t)ip_len);
+	ip->saddr = htonl(saddr);
+	ip->daddr = htonl(daddr);
+}
+
+/* The frame from source src, len bytes (FRAME_LEN, or GRE_LEN in GRE). */
+static void build(unsigned char *f, unsigned len, uint32_t src)
+{
+	struct ethhdr *eth = (struct ethhdr *)f;
+	unsigned char *p = f + sizeof(*eth);
+	struct udphdr *udp;
+
+	memset(f, 0, len);
+	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
+	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
+	eth->h_proto = htons(ETH_P_IP);
+	if (len == GRE_LEN) { /* outer header, then GRE: flags K, IPv4, key 1 */
+		static const unsigned char gre[8] = { 0x20, 0x00, 0x08, 0x00, 0, 0, 0, 1 };
+
+		ipv4((struct iphdr *)p, len - sizeof(*eth), IPPROTO_GRE, 0x0afe0001u, 0x0afe0002u);
+		p += sizeof(struct iphdr);
+		memcpy(p, gre, sizeof(gre));
+		p += sizeof(gre);
+	}
+	ipv4((struct iphdr *)p, (unsigned)(f + len - p), IPPROTO_UDP,
+	     0x0a000000u | (src & 0xffffff), 0x0afffffeu); /* to 10.255.255.254 */
+	udp = (struct udphdr *)(p + sizeof(struct iphdr));
 	udp->source = htons(1024);
 	udp->dest = htons(9);
-	udp->len = htons(FRAME_LEN - sizeof(*eth) - sizeof(*ip));
+	udp->len = htons((uint16_t)(f + len - (unsigned char *)udp));
 }
 
 int main(int argc, char **argv)
@@ -63,13 +84,18 @@ int main(int argc, char **argv)
 	static struct frame frames[BATCH];
 	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP) };
 	unsigned long first, count, rounds = 1, pps = 0, r, i, sent = 0;
+	unsigned len = FRAME_LEN;
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	double t0;
 	int fd;
 
+	if (argc > 1 && !strcmp(argv[1], "--gre")) {
+		len = GRE_LEN;
+		argc--, argv++;
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: churn_send IFACE FIRST COUNT [ROUNDS [PPS]]\n");
+		fprintf(stderr, "usage: churn_send [--gre] IFACE FIRST COUNT [ROUNDS [PPS]]\n");
 		return 2;
 	}
 	first = strtoul(argv[2], NULL, 10);
@@ -87,7 +113,7 @@ int main(int argc, char **argv)
 	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < BATCH; i++) {
 		iov[i].iov_base = frames[i].bytes;
-		iov[i].iov_len = FRAME_LEN;
+		iov[i].iov_len = len;
 		msgs[i].msg_hdr.msg_name = &to;
 		msgs[i].msg_hdr.msg_namelen = sizeof(to);
 		msgs[i].msg_hdr.msg_iov = &iov[i];
@@ -100,7 +126,7 @@ int main(int argc, char **argv)
 			int done;
 
 			for (k = 0; k < n; k++)
-				build(frames[k].bytes, (uint32_t)(first + i + k));
+				build(frames[k].bytes, len, (uint32_t)(first + i + k));
 			done = sendmmsg(fd, msgs, n, 0);
 			if (done < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR) {
 				perror("churn_send: sendmmsg");

@@ -44,6 +44,11 @@ run() {
 	echo
 	run bench/alone.sh 3000000 3
 	echo
+	echo "\`ENCAP=gre bench/alone.sh 3000000 3 65536\`: the same, each frame carried in GRE with a"
+	echo "key (70 bytes on the wire; the sources that differ are the inner ones)."
+	echo
+	ENCAP=gre run bench/alone.sh 3000000 3 65536
+	echo
 	echo "## \`-i any\` against one bound interface"
 	echo
 	echo "\`bench/any.sh 3 3 100\`: the flood of flood.sh watched with \`-i any\` in a namespace"
