@@ -152,7 +152,7 @@ struct cursor {
 	__u8 layer;	     /* enum layer */
 	__u8 in_ipv6;	     /* next may be an IPv6 extension header */
 	__u8 have_ip;	     /* src and dst are set */
-	__u8 v4;	     /* by an IPv4 header: their last 4 bytes say them */
+	__u8 v4;	     /* src and dst are an IPv4 header's: their last 4 bytes hold them */
 };
 
 /* Whether n bytes from the cursor fit inside the enclosing IP packet (and the frame). */

@@ -16,6 +16,8 @@
 #include <libloc/libloc.h>
 #include <libloc/network.h>
 
+#include "filter.h"
+
 #define AS_CACHE 1024 /* AS names remembered, by asn % AS_CACHE */
 
 struct as_name {
@@ -30,14 +32,16 @@ struct geo {
 };
 
 struct range {
-	uint8_t addr[16];
+	struct flow_key addr;
 	unsigned prefix;
 	enum geo_class class;
 };
 
 #define V4(a, b, c, d)                                                                             \
 	{                                                                                          \
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, a, b, c, d                               \
+		{                                                                                  \
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, a, b, c, d                       \
+		}                                                                                  \
 	}
 #define V4P(p) (96 + (p))
 
@@ -57,30 +61,21 @@ static const struct range ranges[] = {
 	{ V4(203, 0, 113, 0), V4P(24), GEO_DOCUMENTATION },
 	{ V4(224, 0, 0, 0), V4P(4), GEO_MULTICAST },
 	{ V4(240, 0, 0, 0), V4P(4), GEO_RESERVED }, /* and the broadcast address */
-	{ { 0 }, 128, GEO_RESERVED },		    /* :: */
-	{ { [15] = 1 }, 128, GEO_LOOPBACK },	    /* ::1 */
-	{ { 0x20, 0x01, 0x0d, 0xb8 }, 32, GEO_DOCUMENTATION },
-	{ { 0x3f, 0xff }, 20, GEO_DOCUMENTATION },
-	{ { 0xfc }, 7, GEO_PRIVATE }, /* unique local */
-	{ { 0xfe, 0x80 }, 10, GEO_LINK_LOCAL },
-	{ { 0xff }, 8, GEO_MULTICAST },
+	{ { { 0 } }, 128, GEO_RESERVED },	    /* :: */
+	{ { { [15] = 1 } }, 128, GEO_LOOPBACK },    /* ::1 */
+	{ { { 0x20, 0x01, 0x0d, 0xb8 } }, 32, GEO_DOCUMENTATION },
+	{ { { 0x3f, 0xff } }, 20, GEO_DOCUMENTATION },
+	{ { { 0xfc } }, 7, GEO_PRIVATE }, /* unique local */
+	{ { { 0xfe, 0x80 } }, 10, GEO_LINK_LOCAL },
+	{ { { 0xff } }, 8, GEO_MULTICAST },
 };
-
-static bool in_range(const struct flow_key *a, const struct range *r)
-{
-	unsigned full = r->prefix / 8, rest = r->prefix % 8;
-
-	if (memcmp(a->addr, r->addr, full))
-		return false;
-	return !rest || ((a->addr[full] ^ r->addr[full]) & (uint8_t)(0xff << (8 - rest))) == 0;
-}
 
 enum geo_class geo_classify(const struct flow_key *addr)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
-		if (in_range(addr, &ranges[i]))
+		if (flow_key_in_net(addr, &ranges[i].addr, ranges[i].prefix))
 			return ranges[i].class;
 	return GEO_PUBLIC;
 }

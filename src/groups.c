@@ -56,13 +56,6 @@ int group_by_parse(const char *name)
 	return -1;
 }
 
-static bool is_v4(const struct flow_key *k)
-{
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	return !memcmp(k->addr, mapped, sizeof(mapped));
-}
-
 void group_key(const struct group_opts *o, const struct host *h, struct flow_key *key)
 {
 	unsigned bits, i;
@@ -73,7 +66,7 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 		*key = h->addr;
 		break;
 	case GROUP_PREFIX:
-		bits = is_v4(&h->addr) ? 96 + o->prefix4 : o->prefix6;
+		bits = fmt_is_ipv4(&h->addr) ? 96 + o->prefix4 : o->prefix6;
 		for (i = 0; i < 16; i++) {
 			unsigned keep = bits > i * 8 ? bits - i * 8 : 0;
 
@@ -305,7 +298,7 @@ const char *groups_label(const struct groups *g, const struct flow_key *key, boo
 		return fmt_addr(key, buf);
 	case GROUP_PREFIX:
 		snprintf(buf, GROUP_LABEL_LEN, "%s/%u", fmt_addr(key, addr),
-			 is_v4(key) ? g->opts.prefix4 : g->opts.prefix6);
+			 fmt_is_ipv4(key) ? g->opts.prefix4 : g->opts.prefix6);
 		return buf;
 	case GROUP_AS:
 	case GROUP_COUNTRY:

@@ -239,10 +239,9 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 {
 	struct flow_ring_ctl *ctl = &s->ctl[c];
 	union flow_ring_slot *ring = s->ring + (size_t)c * s->m.ring_slots;
-	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE), n = 0;
-
-	n = sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, true, s->track_links,
-			 t ? s->convo : NULL);
+	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE);
+	uint64_t n = sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, true, s->track_links,
+				  t ? s->convo : NULL);
 	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
 	return n;
 }
