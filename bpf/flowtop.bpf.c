@@ -285,8 +285,15 @@ static __always_inline enum verdict parse_gre(struct __sk_buff *skb, struct curs
 /* Whether an option in [off, end) of a hop-by-hop or destination-options header runs
  * past end, as the kernel's IPv6 input would drop it: each is type, length, data, but
  * Pad1 (type 0), one byte. The walk stops after MAX_TLV_OPTIONS options; what lies
- * beyond is not checked. A global function: the verifier checks it once, apart. */
-__noinline int tlv_options_overrun(struct __sk_buff *skb, __u32 off, __u32 end)
+ * beyond is not checked.
+ *
+ * Inlined, not a function of its own: the program calls no function anywhere on the
+ * way to a count. Before Linux 6.4 the verifier's precision tracking gives up at a
+ * BPF-to-BPF call and marks every scalar of the states before it precise, so the
+ * states of the unrolled layer loop stop matching each other: 6.1 walked over a
+ * million instructions with this a global function called from the loop (see the
+ * README's kernel table and tests/kern/test_verifier.c). */
+static __always_inline int tlv_options_overrun(struct __sk_buff *skb, __u32 off, __u32 end)
 {
 	__u8 opt[2];
 	int i;
@@ -395,10 +402,10 @@ static __always_inline void account(const struct flow_spill_key *key, int tx, __
 	}
 }
 
-/* A frame whose CPU's ring is full, into the spill map: the cold path, a function of its
- * own so that the hot one keeps its registers. */
-static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 slot,
-				   struct flow_stats *st)
+/* A frame whose CPU's ring is full, into the spill map: the cold path. Inlined, as
+ * tlv_options_overrun() is, for the verifiers before 6.4. */
+static __always_inline void spill_frame(const struct cursor *c, __u64 bytes, __u32 slot,
+					struct flow_stats *st)
 {
 	struct flow_spill_key key = { .slot = slot };
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
@@ -78,6 +79,55 @@ unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus)
 	return slots;
 }
 
+#define BPF_LOG_STATS 4 /* the verifier's log level for its statistics alone */
+
+/* Has the kernel write each program's statistics into v (BPF_LOAD_PROGS entries). */
+static void ask_verifier_stats(struct flowtop_bpf *skel, struct bpf_load_verified *v)
+{
+	struct bpf_program *prog;
+	int i = 0;
+
+	memset(v, 0, BPF_LOAD_PROGS * sizeof(*v));
+	bpf_object__for_each_program(prog, skel->obj)
+	{
+		if (i == BPF_LOAD_PROGS)
+			break;
+		snprintf(v[i].prog, sizeof(v[i].prog), "%s", bpf_program__name(prog));
+		bpf_program__set_log_buf(prog, v[i].log, sizeof(v[i].log));
+		bpf_program__set_log_level(prog, BPF_LOG_STATS);
+		i++;
+	}
+}
+
+/* A number that follows `label` in the verifier's log, or 0. */
+static unsigned long log_number(const char *log, const char *label)
+{
+	const char *at = strstr(log, label);
+
+	return at ? strtoul(at + strlen(label), NULL, 10) : 0;
+}
+
+/* Reads back what ask_verifier_stats() asked for, and the kernel's own count. */
+static void read_verifier_stats(struct flowtop_bpf *skel, struct bpf_load_verified *v)
+{
+	struct bpf_program *prog;
+	int i = 0;
+
+	bpf_object__for_each_program(prog, skel->obj)
+	{
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (i == BPF_LOAD_PROGS)
+			break;
+		v[i].insns = log_number(v[i].log, "processed ");
+		v[i].states = log_number(v[i].log, "total_states ");
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			v[i].prog_info = info.verified_insns;
+		i++;
+	}
+}
+
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen)
 {
 	unsigned spill = opts->spill_hosts ? opts->spill_hosts : FLOWTOP_DEFAULT_SPILL_HOSTS;
@@ -114,7 +164,11 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 		snprintf(err, errlen, "cannot size the maps: %s", strerror(-ret));
 		goto out_destroy;
 	}
+	if (opts->verified)
+		ask_verifier_stats(skel, opts->verified);
 	ret = flowtop_bpf__load(skel);
+	if (opts->verified)
+		read_verifier_stats(skel, opts->verified);
 	if (ret) {
 		describe_load_error(ret, err, errlen);
 		goto out_destroy;

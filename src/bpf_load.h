@@ -16,6 +16,8 @@ struct flowtop_bpf;
 #define BPF_LOAD_RING_BUDGET ((size_t)FLOWTOP_DEFAULT_RING_MIB << 20)
 #define BPF_LOAD_RING_FLOOR  4096u
 
+#define BPF_LOAD_LOG_SIZE 65536 /* the verifier's statistics of one program */
+
 /* How big to make the maps; 0 takes the default (flowtop.h). */
 struct bpf_load_opts {
 	unsigned ring_slots;  /* slots per CPU ring, rounded up to a power of two (0: as
@@ -25,6 +27,19 @@ struct bpf_load_opts {
 	bool verbose;	      /* libbpf's own messages on stderr */
 	bool exchange_head;   /* publish ring records with a fully ordered exchange even on a
 			       * CPU that keeps stores in order (x86): for the tests */
+	struct bpf_load_verified *verified; /* when set: what the verifier processed for
+					     * each program (BPF_LOAD_PROGS entries) */
+};
+
+/* The programs of the object, and what the verifier did for one of them. */
+#define BPF_LOAD_PROGS 2
+struct bpf_load_verified {
+	char prog[32];		     /* its name */
+	unsigned long insns;	     /* instructions processed, from the verifier's log */
+	unsigned long prog_info;     /* and from bpf_prog_info.verified_insns (Linux 5.16;
+				      * 0 before) */
+	unsigned long states;	     /* the states it kept (total_states) */
+	char log[BPF_LOAD_LOG_SIZE]; /* its statistics, as the kernel wrote them */
 };
 
 /* The map fds a sampler reads, and the ring's geometry. */
@@ -40,7 +55,8 @@ struct bpf_maps {
 unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus);
 
 /* Opens the skeleton, sizes the maps and loads it into the kernel. NULL on failure,
- * with the reason in err. */
+ * with the reason in err. With opts->verified, the kernel writes each program's
+ * statistics (log level 4), and they are read back into it. */
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen);
 void bpf_unload(struct flowtop_bpf *skel);
 
