@@ -52,7 +52,7 @@ FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/if
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
-.PHONY: all deps test-deps run check check-fast check-e2e check-stress tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
+.PHONY: all deps test-deps kernel-deps run check check-fast check-kernels check-e2e check-stress tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -78,6 +78,15 @@ check: test-deps
 check-fast: test-deps
 	$(Q)$(MAKE) --no-print-directory $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS)
 	$(Q)$(RUN_TESTS) --fast
+
+# the kernel tier: Debian 12's Linux 6.1 booted under qemu runs the verifier's budget, the
+# kernel tests and the live suites (tests/kernels/run.sh says which); minutes under TCG
+check-kernels: kernel-deps
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/kernels/run.sh
+
+kernel-deps:
+	$(Q).ci/deps.sh kernels
 
 # chosen suites: make check-e2e SUITE='e2e_tui test_view'
 check-e2e: test-deps

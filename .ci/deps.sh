@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # deps.sh -- install what flowtop needs to build and test, when it is missing.
 #
-# Usage: .ci/deps.sh [build|test|bench]   (each includes the one before)
+# Usage: .ci/deps.sh [build|test|bench|kernels]   (bench and kernels include test, test
+#        includes build)
 # Checks each tool and library; installs the missing Debian packages with apt-get when
 # run as root on Debian, prints what it installs; elsewhere it fails with the list.
 set -u
 
-want=${1:-build} # build, test, or bench (test + the peers make bench compares with)
+want=${1:-build} # build, test, bench (test + the peers make bench compares with), or
+# kernels (test + what make check-kernels boots: qemu, a static busybox, Debian 12's 6.1)
 # each line: how to check it, the Debian package that provides it
 build_deps='
 cmd clang clang
@@ -56,7 +58,16 @@ have() {
 	hdr) [ -f "/usr/include/$2" ] ;;
 	file) [ -f "$2" ] ;;
 	py3pil) "$2" -c 'import PIL' 2>/dev/null ;; # Debian's python, for make screenshots
+	static) command -v "$2" >/dev/null 2>&1 && ldd "$(command -v "$2")" 2>&1 | grep -q 'not a dynamic' ;;
+	kernel) compgen -G "/boot/vmlinuz-$2.*" >/dev/null ;;
 	esac
+}
+
+# the package of a kernel series, linux-image-SERIES: the newest Debian build of it the
+# archive has now (the archive drops old ABI numbers), after apt-get update
+kernel_package() {
+	apt-cache search --names-only "^linux-image-${1#linux-image-}\.0-[0-9]+-amd64-unsigned\$" |
+		awk '{ print $1 }' | sort -V | tail -n 1
 }
 
 bench_deps='
@@ -64,9 +75,17 @@ cmd iftop iftop
 cmd iptraf-ng iptraf-ng
 cmd tshark tshark
 '
+kernel_deps='
+cmd qemu-system-x86_64 qemu-system-x86
+static busybox busybox-static
+cmd cpio cpio
+cmd modprobe kmod
+kernel 6.1 linux-image-6.1
+'
 list=$build_deps
 [ "$want" = test ] && list="$build_deps$test_deps"
 [ "$want" = bench ] && list="$build_deps$test_deps$bench_deps"
+[ "$want" = kernels ] && list="$build_deps$test_deps$kernel_deps"
 missing=$(printf '%s\n' "$list" | while read -r kind what pkg; do
 	[ -n "${kind:-}" ] || continue
 	have "$kind" "$what" || echo "$pkg"
@@ -78,6 +97,11 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing $missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null || { echo "deps: apt-get update failed" >&2; exit 1; }
+	if [[ " $missing " == *" linux-image-6.1 "* ]]; then
+		pkg=$(kernel_package linux-image-6.1)
+		[ -n "$pkg" ] || { echo "deps: the archive has no Linux 6.1 image" >&2; exit 1; }
+		missing=${missing/linux-image-6.1/$pkg}
+	fi
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
 		{ echo "deps: apt-get install $missing failed" >&2; exit 1; }

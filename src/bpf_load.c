@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/utsname.h>
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "../bpf/flowtop.h"
+#include "kfeatures.h"
 
 /* generated code: bpftool casts the const away from the embedded object */
 #pragma GCC diagnostic push
@@ -39,9 +42,35 @@ static unsigned pow2_at_least(unsigned n)
 	return p;
 }
 
-/* Why the kernel refused the maps or the program, in terms a user can act on. */
+/* Why the kernel refused the maps or the program, in terms a user can act on. Leaves
+ * errno EOPNOTSUPP when the kernel cannot run the program: it lacks a feature flowtop
+ * needs (kfeatures.c probes them only now, after the refusal), or its verifier gave up. */
 static void describe_load_error(int ret, char *err, size_t errlen)
 {
+	char missing[512];
+	struct utsname u;
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "?");
+	if (ret != -EPERM && ret != -EACCES && ret != -ENOMEM &&
+	    kfeatures_missing(missing, sizeof(missing)) > 0) {
+		snprintf(err, errlen,
+			 "this kernel (Linux %s) lacks what flowtop's program needs: %s; flowtop "
+			 "runs on Linux " KFEATURES_OLDEST " or later",
+			 u.release, missing);
+		errno = EOPNOTSUPP;
+		return;
+	}
+	if (ret == -E2BIG) {
+		snprintf(err, errlen,
+			 "the verifier of this kernel (Linux %s) gave up on flowtop's program "
+			 "(it walks at most 1,000,000 instructions): please report it, with the "
+			 "output of flowtop -v",
+			 u.release);
+		errno = EOPNOTSUPP;
+		return;
+	}
+	errno = -ret;
 	if (ret == -EPERM || ret == -EACCES)
 		snprintf(err, errlen,
 			 "the kernel refused to load the BPF program (%s): flowtop needs "

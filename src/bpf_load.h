@@ -55,8 +55,9 @@ struct bpf_maps {
 unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus);
 
 /* Opens the skeleton, sizes the maps and loads it into the kernel. NULL on failure,
- * with the reason in err. With opts->verified, the kernel writes each program's
- * statistics (log level 4), and they are read back into it. */
+ * with the reason in err, and errno EOPNOTSUPP when the kernel cannot run the program
+ * (a feature missing, named in err; or its verifier gave up). With opts->verified, the kernel
+ * writes each program's statistics (log level 4), and they are read back into it. */
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen);
 void bpf_unload(struct flowtop_bpf *skel);
 

@@ -90,8 +90,12 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 	}
 	c->skel = bpf_load(&(struct bpf_load_opts){ .ring_budget = ring_bytes, .verbose = verbose },
 			   err, errlen);
-	if (!c->skel)
-		goto out_free;
+	if (!c->skel) {
+		ret = errno;
+		capture_free(c);
+		errno = ret;
+		return NULL;
+	}
 	bpf_load_maps(c->skel, &maps);
 	c->sampler = sampler_new(&maps);
 	c->hosts = hosttab_new(max_hosts);

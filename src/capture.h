@@ -15,7 +15,8 @@
 struct capture;
 
 /* Loads the program, its rings in ring_bytes (see bpf_load_ring_slots()); the host
- * table holds at most max_hosts. NULL on failure, reason in err. */
+ * table holds at most max_hosts. NULL on failure, reason in err; errno EOPNOTSUPP when
+ * the kernel cannot run the program (see bpf_load()). */
 struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose, char *err,
 			    size_t errlen);
 void capture_free(struct capture *c);

@@ -131,11 +131,13 @@ static int read_file(const struct cli_opts *opts)
 	}
 	cap = capture_new(opts->max_hosts, (size_t)opts->ring_mib << 20, opts->verbose, err,
 			  sizeof(err));
-	ret = cap ? capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err)) : -1;
+	ret = cap ? capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err))
+	      : errno == EOPNOTSUPP ? -EOPNOTSUPP
+				    : -1;
 	if (!ret && (ret = caps_drop(NULL, false)))
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
 	if (ret)
-		ret = fail(opts, EXIT_FAILURE_, err);
+		ret = fail(opts, ret == -EOPNOTSUPP ? EXIT_USAGE : EXIT_FAILURE_, err);
 	else if (opts->batch)
 		ret = (int)batch_read(cap, pf, opts, geo = open_geo_said(opts));
 	else
@@ -204,7 +206,7 @@ int main(int argc, char **argv)
 	cap = capture_new(opts.max_hosts, (size_t)opts.ring_mib << 20, opts.verbose, err,
 			  sizeof(err));
 	if (!cap)
-		return fail(&opts, EXIT_FAILURE_, err);
+		return fail(&opts, errno == EOPNOTSUPP ? EXIT_USAGE : EXIT_FAILURE_, err);
 	ret = capture_attach(cap, opts.iface, err, sizeof(err));
 	if (ret) {
 		capture_free(cap);

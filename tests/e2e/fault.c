@@ -5,7 +5,13 @@
  *                          had gone between being looked up and being bound
  *   FAULT_WHEN=FILE        the faults below hold only while FILE exists
  *   FAULT_BPF_READ=1       reading a BPF map (lookup, next key, batch) fails with EPERM
- *   FAULT_POLL=1           poll() fails with ENOMEM */
+ *   FAULT_POLL=1           poll() fails with ENOMEM
+ *   FAULT_KERNEL=FEATURE   the bpf() system call answers as a kernel without FEATURE
+ *                          would: "atomics" (before 5.12), a program with an atomic
+ *                          fetch (or exchange) is refused with EINVAL; "mmapable"
+ *                          (before 5.5), a map with BPF_F_MMAPABLE; "verifier", every
+ *                          program longer than 100 instructions with E2BIG, as a
+ *                          verifier that gives up on it */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -15,6 +21,7 @@
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -43,6 +50,33 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 	return real_bind(fd, addr, len);
 }
 
+/* Whether a bpf() call with these arguments meets FAULT_KERNEL's kernel's refusal; the
+ * errno it answers with, or 0. */
+static int old_kernel_refuses(long cmd, const union bpf_attr *attr)
+{
+	const char *lacks = getenv("FAULT_KERNEL");
+	const struct bpf_insn *insn;
+	__u32 i;
+
+	if (!lacks || !attr)
+		return 0;
+	if (cmd == BPF_MAP_CREATE)
+		return !strcmp(lacks, "mmapable") && (attr->map_flags & BPF_F_MMAPABLE) ? EINVAL
+											: 0;
+	if (cmd != BPF_PROG_LOAD)
+		return 0;
+	if (!strcmp(lacks, "verifier"))
+		return attr->insn_cnt > 100 ? E2BIG : 0;
+	if (strcmp(lacks, "atomics"))
+		return 0;
+	insn = (const struct bpf_insn *)(unsigned long)attr->insns;
+	for (i = 0; i < attr->insn_cnt; i++)
+		if (BPF_CLASS(insn[i].code) == BPF_STX && BPF_MODE(insn[i].code) == BPF_ATOMIC &&
+		    (insn[i].imm & BPF_FETCH))
+			return EINVAL;
+	return 0;
+}
+
 long syscall(long nr, ...)
 {
 	static long (*real_syscall)(long, ...);
@@ -63,6 +97,8 @@ long syscall(long nr, ...)
 		errno = EPERM;
 		return -1;
 	}
+	if (nr == SYS_bpf && (errno = old_kernel_refuses(a[0], (const union bpf_attr *)a[1])))
+		return -1;
 	return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 

@@ -122,9 +122,11 @@ mac() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [^ ]*' | cut -d' ' -f
 # pane, say
 seen() { wait_for 5 eval "$1"; }
 
-# wait_for SECONDS COMMAND...: poll until the command succeeds (bounded)
+# wait_for SECONDS COMMAND...: poll until the command succeeds (bounded). E2E_WAIT_SCALE
+# (default 1) multiplies every deadline: an emulated machine (make check-kernels, qemu
+# without KVM) does the same work many times slower
 wait_for() {
-	local deadline=$((SECONDS + $1))
+	local deadline=$((SECONDS + $1 * ${E2E_WAIT_SCALE:-1}))
 	shift
 	until "$@"; do
 		[ "$SECONDS" -ge "$deadline" ] && return 1

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* test_docs.c: the manual page and the program agree: every option --help prints is in
  * the page's OPTIONS and no other; every key of the help screen is in its INTERACTIVE
- * COMMANDS and no other; every column of the table in its COLUMNS and no other. Reads man/flowtop.8
+ * COMMANDS and no other; every column of the table in its COLUMNS and no other; every
+ * kernel feature kfeatures.c probes in its KERNEL and in the README's table. Reads man/flowtop.8
  * (run from the source tree). */
 #include "test.h"
 
@@ -11,6 +12,7 @@
 #include "column_layout.h"
 #include "columns.h"
 #include "keys.h"
+#include "kfeatures.h"
 
 #define MAX_ITEMS 64
 
@@ -202,10 +204,69 @@ static void test_columns_match_table(void)
 			FAILF("column '%s' is in the table, not in the man page", columns[c].name);
 }
 
+static char *read_readme(void)
+{
+	static char text[65536];
+	FILE *f = fopen("README.md", "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* The README's kernel table and the page's KERNEL section say what kfeatures.c probes:
+ * every feature with its version, its use and its fallback, and the oldest kernel. */
+static void test_kernel_features_match_table(void)
+{
+	char *page = read_page(), *readme = read_readme(), *kernel, *flat, want[512];
+	size_t i;
+
+	if (!ASSERT_TRUE(page && readme))
+		return;
+	kernel = section(page, "KERNEL");
+	if (!ASSERT_TRUE(kernel))
+		return;
+	flat = strdup(kernel); /* its lines as one */
+	for (i = 0; flat && flat[i]; i++)
+		if (flat[i] == '\n')
+			flat[i] = ' ';
+	if (!ASSERT_TRUE(flat)) {
+		free(kernel);
+		return;
+	}
+	if (!strstr(kernel, "runs on Linux " KFEATURES_OLDEST " or later"))
+		FAILF("the page's KERNEL does not name Linux %s as the oldest", KFEATURES_OLDEST);
+	if (!strstr(readme, "runs on **Linux " KFEATURES_OLDEST " or later**"))
+		FAILF("the README does not name Linux %s as the oldest", KFEATURES_OLDEST);
+	for (i = 0; i < kfeatures_count; i++) {
+		const struct kfeature *f = &kfeatures[i];
+
+		snprintf(want, sizeof(want), "| %s | %s | %s | %s |\n", f->name, f->since, f->use,
+			 f->fallback ? f->fallback : "cannot run");
+		if (!strstr(readme, want))
+			FAILF("the README's kernel table lacks the row %s", want);
+		snprintf(want, sizeof(want), ".B %s\nLinux %s: %s", f->name, f->since, f->use);
+		if (!strstr(kernel, want))
+			FAILF("the page's KERNEL lacks '%s'", want);
+		if (f->fallback) {
+			snprintf(want, sizeof(want), "without it, %s", f->fallback);
+			if (!strstr(flat, want))
+				FAILF("the page's KERNEL lacks '%s'", want);
+		}
+	}
+	free(flat);
+	free(kernel);
+}
+
 int main(void)
 {
 	RUN_TEST(test_options_match_help);
 	RUN_TEST(test_keys_match_help_screen);
 	RUN_TEST(test_columns_match_table);
+	RUN_TEST(test_kernel_features_match_table);
 	return test_summary("test_docs");
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_oldkernel.sh -- flowtop on a kernel that lacks what its program needs, as fault.so
+# makes the bpf() system call answer (FAULT_KERNEL): it names the missing feature with
+# the Linux version that brought it, and the oldest kernel it runs on, and exits 2,
+# live and reading a file alike; a verifier that gives up is said as such. Never
+# "Argument list too long" alone.
+. "$(dirname "$0")/lib.sh"
+need_root 13
+[ -e "$TESTBIN/fault.so" ] || { fail "no $TESTBIN/fault.so (make tests)"; summary; exit; }
+netns_new old && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
+pcap=$CORPUS/pcap/zeek-q-in-q.pcap
+
+# run NAME FEATURE ARGS...: flowtop with the feature missing; status in NAME.rc
+run() {
+	local name=$1 lacks=$2
+	shift 2
+	ip netns exec "$ns" env LD_PRELOAD="$TESTBIN/fault.so" FAULT_KERNEL="$lacks" \
+		"$FLOWTOP" "$@" -b -n 1 >"$E2E_TMP/$name.out" 2>"$E2E_TMP/$name.err" </dev/null
+	echo $? >"$E2E_TMP/$name.rc"
+}
+said() { grep -qF -- "$2" "$E2E_TMP/$1.err"; }
+
+run live atomics -i lo
+check "no BPF atomics, -i: exit 2" [ "$(cat "$E2E_TMP/live.rc")" = 2 ] || cat "$E2E_TMP/live.err"
+check "no BPF atomics, -i: the feature and its version named" \
+	said live "lacks what flowtop's program needs: BPF atomics (fetch-and-add, exchange) (Linux 5.12)"
+check "no BPF atomics, -i: the oldest kernel named" said live "flowtop runs on Linux 5.12 or later"
+check "no BPF atomics, -i: only that is missing" eval '! said live "(Linux 5.5)"'
+check "no BPF atomics, -i: nothing on stdout" [ ! -s "$E2E_TMP/live.out" ]
+
+run file atomics -r "$pcap"
+check "no BPF atomics, -r: exit 2" [ "$(cat "$E2E_TMP/file.rc")" = 2 ] || cat "$E2E_TMP/file.err"
+check "no BPF atomics, -r: the feature named" said file "BPF atomics (fetch-and-add, exchange) (Linux 5.12)"
+
+run mmap mmapable -i lo
+check "no mmap-able arrays: exit 2" [ "$(cat "$E2E_TMP/mmap.rc")" = 2 ] || cat "$E2E_TMP/mmap.err"
+check "no mmap-able arrays: named, with Linux 5.5" said mmap "mmap-able arrays (BPF_F_MMAPABLE) (Linux 5.5)"
+check "no mmap-able arrays: and not atomics" eval '! said mmap "atomics"'
+
+run big verifier -i lo
+check "a verifier that gives up: exit 2" [ "$(cat "$E2E_TMP/big.rc")" = 2 ] || cat "$E2E_TMP/big.err"
+check "a verifier that gives up: said so, to be reported" \
+	eval 'said big "gave up on flowtop'"'"'s program" && said big "please report it"'
+check "never Argument list too long alone" \
+	eval '! grep -q "^flowtop: cannot load the BPF program: Argument list too long" "$E2E_TMP"/*.err'
+summary
