@@ -153,6 +153,10 @@ struct cursor {
 	__u8 in_ipv6;	     /* next may be an IPv6 extension header */
 	__u8 have_ip;	     /* src and dst are set */
 	__u8 v4;	     /* src and dst are an IPv4 header's: their last 4 bytes hold them */
+	__u8 nopts;	     /* option areas passed, in opts (at most MAX_OPTION_AREAS) */
+	__u64 opts;	     /* the options of the hop-by-hop and destination headers passed,
+			      * [start, end) as 16 bits each, 32 bits an area: checked after
+			      * the walk (options_overrun()) */
 };
 
 /* Whether n bytes from the cursor fit inside the enclosing IP packet (and the frame). */
@@ -281,18 +285,22 @@ static __always_inline enum verdict parse_gre(struct __sk_buff *skb, struct curs
 }
 
 #define MAX_TLV_OPTIONS 16 /* options checked per hop-by-hop or destination header */
+/* hop-by-hop or destination headers whose options are checked, per frame: a hop-by-hop
+ * and a destination header (measured: with four, 6.1's verifier gave up, the areas'
+ * bounds making states of their own on every path) */
+#define MAX_OPTION_AREAS 2
 
 /* Whether an option in [off, end) of a hop-by-hop or destination-options header runs
  * past end, as the kernel's IPv6 input would drop it: each is type, length, data, but
  * Pad1 (type 0), one byte. The walk stops after MAX_TLV_OPTIONS options; what lies
  * beyond is not checked.
  *
- * Inlined, not a function of its own: the program calls no function anywhere on the
- * way to a count. Before Linux 6.4 the verifier's precision tracking gives up at a
- * BPF-to-BPF call and marks every scalar of the states before it precise, so the
- * states of the unrolled layer loop stop matching each other: 6.1 walked over a
- * million instructions with this a global function called from the loop (see the
- * README's kernel table and tests/kern/test_verifier.c). */
+ * Run after the layer walk, on the areas it noted (options_overrun()), not inside it:
+ * the walk keeps its registers, and the verifier its pruning. Before Linux 6.4 the
+ * verifier's precision tracking gives up at a BPF-to-BPF call and marks every scalar
+ * of the states before it precise, so the states of the layer loop stop matching each
+ * other: 6.1 walked over a million instructions with this a global function called
+ * from the loop (see the README's Kernels and tests/kern/test_verifier.c). */
 static __always_inline int tlv_options_overrun(struct __sk_buff *skb, __u32 off, __u32 end)
 {
 	__u8 opt[2];
@@ -332,9 +340,12 @@ static __always_inline enum verdict parse_ipv6_ext(struct __sk_buff *skb, struct
 	hlen = (ext.hdrlen + 1) * 8;
 	if (!fits(c, hlen))
 		return V_CUT;
-	if ((c->next == NEXTHDR_HOP || c->next == NEXTHDR_DEST) &&
-	    tlv_options_overrun(skb, c->off + sizeof(ext), c->off + hlen))
-		return V_CUT;
+	if ((c->next == NEXTHDR_HOP || c->next == NEXTHDR_DEST) && c->nopts < MAX_OPTION_AREAS) {
+		/* fits() above: both ends are within the frame, below 64 KiB */
+		c->opts |= (__u64)((c->off + sizeof(ext)) << 16 | (c->off + hlen))
+			   << (32 * c->nopts);
+		c->nopts++;
+	}
 	c->off += hlen;
 	c->next = ext.nexthdr;
 	return V_MORE;
@@ -402,10 +413,11 @@ static __always_inline void account(const struct flow_spill_key *key, int tx, __
 	}
 }
 
-/* A frame whose CPU's ring is full, into the spill map: the cold path. Inlined, as
- * tlv_options_overrun() is, for the verifiers before 6.4. */
-static __always_inline void spill_frame(const struct cursor *c, __u64 bytes, __u32 slot,
-					struct flow_stats *st)
+/* A frame whose CPU's ring is full, into the spill map: the cold path, a function of its
+ * own so that the hot one keeps its registers. Called after the layer walk, where 6.1's
+ * verifier still prunes (tests/kern/test_verifier.c keeps it so). */
+static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 slot,
+				   struct flow_stats *st)
 {
 	struct flow_spill_key key = { .slot = slot };
 
@@ -561,6 +573,22 @@ static __always_inline __u32 slot_of(__u32 ifindex, __u32 *hlen)
 	return FLOWTOP_SLOT_NONE;
 }
 
+/* Whether an option of the areas the walk noted runs past its header (the frame is then
+ * cut, as the kernel's IPv6 input would drop it). The first MAX_OPTION_AREAS are
+ * checked; a frame with more hop-by-hop and destination headers is not past them. */
+static __always_inline int options_overrun(struct __sk_buff *skb, const struct cursor *c)
+{
+	__u32 area;
+	int i;
+
+	for (i = 0; i < MAX_OPTION_AREAS && i < c->nopts; i++) {
+		area = (__u32)(c->opts >> (32 * i));
+		if (tlv_options_overrun(skb, area >> 16, area & 0xffff))
+			return 1;
+	}
+	return 0;
+}
+
 /* Walks the frame's headers from the cursor to its innermost IP header. */
 static __always_inline enum verdict dissect(struct __sk_buff *skb, struct cursor *c)
 {
@@ -569,6 +597,8 @@ static __always_inline enum verdict dissect(struct __sk_buff *skb, struct cursor
 
 	for (i = 0; i < MAX_LAYERS && v == V_MORE; i++)
 		v = c->layer == LAYER_ETHERTYPE ? parse_ethertype(skb, c) : parse_ipproto(skb, c);
+	if (c->nopts && v != V_CUT && options_overrun(skb, c))
+		return V_CUT;
 	return v;
 }
 

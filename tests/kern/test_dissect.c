@@ -406,6 +406,16 @@ static void b_dst_option_overrun(struct frame *f)
 
 	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 60), put(f, dst, sizeof(dst)), udp(f);
 }
+/* a hop-by-hop header in order, then destination options that run past theirs: the
+ * second options header is checked too */
+static void b_hbh_then_dst_option_overrun(struct frame *f)
+{
+	static const uint8_t hbh[8] = { 60, 0, 1, 4 }; /* PadN of 4: to its end */
+	static const uint8_t dst[16] = { IPPROTO_UDP, 1, 1, 4, 0, 0, 0, 0, 0xc9, 16 };
+
+	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 0), put(f, hbh, sizeof(hbh));
+	put(f, dst, sizeof(dst)), udp(f);
+}
 static void b_ipv6_frag_nonfirst_6in6(struct frame *f)
 {
 	eth(f, ETH_P_IPV6), ipv6(f, A6, B6, 44), frag6(f, IPPROTO_IPV6, 100, 0);
@@ -579,6 +589,8 @@ static const struct dcase cases[] = {
 	{ "destination options: Pad1, PadN, an option to the end", b_dst_options_padded, COUNTED,
 	  A6, B6, false },
 	{ "destination option past its header", b_dst_option_overrun, CUT, NULL, NULL, false },
+	{ "hop-by-hop, then a destination option past its header", b_hbh_then_dst_option_overrun,
+	  CUT, NULL, NULL, false },
 	{ "IPv6 non-first fragment of 6in6", b_ipv6_frag_nonfirst_6in6, COUNTED, A6, B6, false },
 	{ "IPv6 first fragment of 6in6", b_ipv6_frag_first_6in6, COUNTED, C6, D6, false },
 	{ "IPv6 v4-mapped source", b_ipv6_v4mapped, COUNTED, A4, A6, false },
