@@ -308,21 +308,23 @@ enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct 
 	}
 	loop_block_signals();
 	while (ev != REPLAY_END) {
+		bool stop;
+
 		ev = replay_run(rp, c, INT64_MAX, FEED_FRAMES, &interval, &at);
 		if (ev == REPLAY_END)
 			break;
+		stop = told_to_stop(); /* after every run: samples may come without end */
 		if (ev == REPLAY_IDLE) {
 			capture_drain(c);
-			if (!told_to_stop())
+			if (!stop)
 				continue;
 			replay_current(rp, &interval, &at); /* the last sample, as at the end */
-			ev = REPLAY_END;
 		}
 		if (file_sample(&b, &r, interval, at)) {
 			status = BATCH_FAILED;
 			break;
 		}
-		if (b.out_closed || (opts->iterations && ++done >= opts->iterations))
+		if (stop || b.out_closed || (opts->iterations && ++done >= opts->iterations))
 			break;
 	}
 	if (replay_status(rp)) {

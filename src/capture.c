@@ -46,6 +46,7 @@ struct capture {
 	__u64 run_cnt;	    /* the program's counters at the last capture_cost_ns() */
 	__u64 run_time_ns;
 	struct filefeed *feed; /* a capture file's frames on their way (capture_attach_file) */
+	unsigned generation;   /* how many times counting started over (count_afresh()) */
 };
 
 static void watch_init(struct watch *w)
@@ -166,6 +167,7 @@ static void unwatch(struct capture *c)
  * peers were other interfaces'), the maps, the table and the totals emptied. */
 static int count_afresh(struct capture *c)
 {
+	c->generation++;
 	sampler_set_slots(c->sampler, c->next_slot, capture_several(c));
 	sampler_set_convo(c->sampler, NULL);
 	return sampler_reset(c->sampler, c->hosts, &c->totals);
@@ -513,6 +515,11 @@ int capture_fd(const struct capture *c)
 const char *capture_name(const struct capture *c)
 {
 	return c->w.name;
+}
+
+unsigned capture_generation(const struct capture *c)
+{
+	return c->generation;
 }
 
 bool capture_up(const struct capture *c)

@@ -238,7 +238,9 @@ static void locate_active(struct exporter *e, struct hosttab *t)
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 {
 	struct metrics_filter f = { 0 };
-	struct metrics_where w = { .iface = capture_name(c), .netns = netns };
+	struct metrics_where w = { .iface = capture_name(c),
+				   .netns = netns,
+				   .generation = capture_generation(c) };
 
 	if (e->by != GROUP_HOST)
 		locate_active(e, capture_hosts(c));

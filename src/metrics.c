@@ -39,8 +39,8 @@ struct metrics {
 	struct geo *geo;	   /* AS names, or NULL */
 	char *text[2];		   /* 0.0.4, OpenMetrics */
 	size_t len[2];
-	char iface[64];	 /* the interface the series belong to */
-	uint64_t frames; /* the last sample's, to see counters start over */
+	unsigned generation; /* of the count the series belong to (metrics_where) */
+	uint64_t frames;     /* the last sample's, to see counters start over */
 };
 
 static int set_init(struct series_set *s, size_t top, const char *prefix, const char *of,
@@ -434,13 +434,14 @@ int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow
 	struct render proto = { .iface = iface, .netns = w->netns, .w = w };
 	int err;
 
-	/* another interface, or counters that started over: every series starts again */
-	if (strcmp(m->iface, iface) || tot->total.frames < m->frames) {
+	/* counting started over (another interface), or counters that went back: every
+	 * series starts again */
+	if (m->generation != w->generation || tot->total.frames < m->frames) {
 		m->hosts.nlisted = m->groups.nlisted = 0;
 		if (m->group_tab)
 			hosttab_clear(m->group_tab);
 	}
-	snprintf(m->iface, sizeof(m->iface), "%s", iface);
+	m->generation = w->generation;
 	m->frames = tot->total.frames;
 	for (i = 0; i < n; i++)
 		counters_add(&all, &hosttab_get(t, i)->total);

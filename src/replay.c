@@ -49,6 +49,24 @@ static int64_t ns_of(const struct timespec *t)
 	return (int64_t)t->tv_sec * REPLAY_NSEC + t->tv_nsec;
 }
 
+/* Whether the clock can hold the frame's stamp, with room for any sum of it and a delay:
+ * from 1970 to 2106, as far as the classic pcap format's 32-bit seconds go (pcapng's
+ * 64-bit stamps reach further, and a sum of them would overflow). Else the error, in
+ * r->err, names the frame. */
+static bool stamp_fits(struct replay *r)
+{
+	const struct timespec *ts = &r->ahead.ts;
+
+	if (ts->tv_sec >= 0 && ts->tv_sec <= REPLAY_MAX_SEC && ts->tv_nsec >= 0 &&
+	    ts->tv_nsec < REPLAY_NSEC)
+		return true;
+	snprintf(r->err, sizeof(r->err),
+		 "frame %llu is stamped %lld.%09ld s from 1970: flowtop reads stamps from "
+		 "1970 to 2106 only",
+		 r->frames + 1, (long long)ts->tv_sec, (long)ts->tv_nsec);
+	return false;
+}
+
 /* Reads the next frame ahead, once the one before is fed; false at the end (or break). */
 static bool read_ahead(struct replay *r)
 {
@@ -57,6 +75,8 @@ static bool read_ahead(struct replay *r)
 	if (r->have_ahead || r->eof)
 		return r->have_ahead;
 	ret = pcapfile_next(r->pf, &r->ahead, r->err, sizeof(r->err));
+	if (ret == 1 && !stamp_fits(r))
+		ret = -1;
 	if (ret == 1) {
 		r->have_ahead = true;
 		if (!r->started) {

@@ -13,7 +13,8 @@
 #include "capture.h"
 #include "pcapfile.h"
 
-#define REPLAY_NSEC 1000000000LL
+#define REPLAY_NSEC    1000000000LL
+#define REPLAY_MAX_SEC 4294967295LL /* the last stamp read: 2106-02-07 06:28:15 UTC */
 
 enum replay_event {
 	REPLAY_IDLE,   /* caught up with the time asked, or done the frames allowed */

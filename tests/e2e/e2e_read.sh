@@ -6,8 +6,8 @@
 # (mkcap.py) check the capture's clock (samples, a gap, time going backwards), each
 # link type, the snap length, and every way a file can be wrong.
 . "$(dirname "$0")/lib.sh"
-need_root 64
-need_file "$CORPUS/pcap/SUMMARY.csv" 64
+need_root 68
+need_file "$CORPUS/pcap/SUMMARY.csv" 68
 
 here=$(dirname "$0")
 python3 "$here/corpus_expect.py" --wire "$CORPUS" "$here/corpus-differences.csv" "$E2E_TMP" \
@@ -95,6 +95,30 @@ check "-r with -i: exit 2, one or the other" eval '[ "$rc" = 2 ] && grep -q "one
 "$FLOWTOP" -r "$clock" -b -o /nonexistent-dir/x.json >/dev/null 2>"$E2E_TMP/err"
 rc=$?
 check "-o in a missing directory: exit 2 before reading" [ "$rc" = 2 ]
+# a stamp no clock of 64-bit nanoseconds can add a delay to (pcapng in whole seconds):
+# said, exit 2, and never a read without end (its output bounded by head, its time by
+# timeout: a hang is killed, and fails)
+f=$(cap seconds)
+timeout -s KILL 60 "$FLOWTOP" -r "$f" -b --json 2>"$E2E_TMP/err" | head -c 100000 >"$E2E_TMP/sec.jsonl"
+rc=${PIPESTATUS[0]}
+check "a stamp past 2106: exit 2, the frame named" \
+	eval '[ "$rc" = 2 ] && grep -q "frame 2 is stamped 9223372036.000000000 s from 1970" "$E2E_TMP/err"'
+check "a stamp past 2106: the frame before it counted, in one sample" \
+	eval '[ "$(jq -s "map(select(.totals)) | length" "$E2E_TMP/sec.jsonl")" = 1 ] &&
+	      head -n 1 "$E2E_TMP/sec.jsonl" | jqt ".totals.packets == 1"'
+# a signal ends a read between any two samples: 300,000 frames 10 ms apart, a sample
+# each, and SIGTERM once the first is out
+f=$(cap many)
+"$FLOWTOP" -r "$f" -b --json -d 0.01 >"$E2E_TMP/many.jsonl" 2>"$E2E_TMP/err" &
+pid=$!
+E2E_PIDS+=("$pid")
+wait_for 20 test -s "$E2E_TMP/many.jsonl"
+kill -TERM "$pid"
+check "SIGTERM in a read of many samples: it ends" wait_for 10 gone "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM in a read of many samples: status 0, long before the file's end" \
+	eval '[ "$rc" = 0 ] && [ "$(wc -l <"$E2E_TMP/many.jsonl")" -lt 300000 ]'
 
 # the screen replays a capture (tmux): at its pace, paused, stepped, as fast as it goes
 tmux_server read

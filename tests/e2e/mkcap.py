@@ -23,6 +23,9 @@ KIND is one of:
             2001:4860:4860::8888: AS15169, US; 1.1.1.1: AS13335; 193.0.6.139: AS3333,
             NL) and special ranges (private, documentation, link-local, multicast):
             see WORLD below
+  seconds   pcapng in whole seconds (if_tsresol 0): a frame at t0, then one stamped
+            9223372036 s, past what any clock of nanoseconds in 64 bits can add to
+  many      Ethernet, 300,000 frames 10 ms apart: a read of many samples, to stop
 """
 import struct
 import sys
@@ -109,6 +112,21 @@ def pcapng(frames):
     return out
 
 
+def pcapng_seconds(stamps):
+    """One Ethernet frame a stamp, in a pcapng whose interface counts whole seconds."""
+    def block(kind, body):
+        body += bytes(-len(body) % 4)
+        n = 12 + len(body)
+        return struct.pack("<II", kind, n) + body + struct.pack("<I", n)
+    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    tsresol = struct.pack("<HHB3x", 9, 1, 0) + struct.pack("<HH", 0, 0)  # 10^0 s, end
+    out += block(1, struct.pack("<HHI", 1, 0, 65535) + tsresol)
+    data = eth(ipv4_udp())
+    for ts in stamps:
+        out += block(6, struct.pack("<IIIII", 0, ts >> 32, ts & 0xFFFFFFFF, len(data), 142) + data)
+    return out
+
+
 def main():
     kind, path = sys.argv[1:3]
     ip = ipv4_udp()
@@ -134,6 +152,13 @@ def main():
         data = pcap(105, [(first, bytes(40), 40)])
     elif kind == "world":
         data = pcap(1, world_frames())
+    elif kind == "seconds":
+        data = pcapng_seconds([T0, 9223372036])
+    elif kind == "many":  # joined once: += on bytes would copy the file each frame
+        frame = eth(ip)
+        data = pcap(1, [])[:24] + b"".join(
+            struct.pack("<IIII", T0 + i // 100, (i % 100) * 10000, len(frame), 142) + frame
+            for i in range(300000))
     elif kind == "truncated":
         data = pcap(1, clock_frames())[:-50]
     else:

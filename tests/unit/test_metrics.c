@@ -2,7 +2,7 @@
 /* test_metrics.c: the Prometheus rendering: families and labels, the top hosts and
  * "other" summing to every host's count, counters that never go back while hosts move
  * in and out of the top, OpenMetrics' names and # EOF, escaping, a restart on another
- * interface. */
+ * interface, and none while the interfaces stay, however long their list. */
 #include "hosts.h"
 
 #include <errno.h>
@@ -22,6 +22,23 @@ static int64_t value(const char *text, const char *name, const char *ip)
 	while ((p = strstr(p, pat))) {
 		if (p == text || p[-1] == '\n')
 			return strtoll(p + strlen(pat), NULL, 10);
+		p++;
+	}
+	return -1;
+}
+
+/* The value of a host's transmit series, whatever its interface label, or -1. */
+static int64_t sent_by(const char *text, const char *ip)
+{
+	char pat[128];
+	const char *p = text;
+
+	snprintf(pat, sizeof(pat), ",ip=\"%s\"} ", ip);
+	while ((p = strstr(p, "\nflowtop_host_transmit_bytes_total{"))) {
+		const char *end = strchr(p + 1, '\n'), *at = strstr(p, pat);
+
+		if (at && (!end || at < end))
+			return strtoll(at + strlen(pat), NULL, 10);
 		p++;
 	}
 	return -1;
@@ -155,11 +172,46 @@ static void test_openmetrics_escaping_and_restart(void)
 	/* another interface: the series start over */
 	frame(t, "2001:db8::1", "10.0.0.2", 100);
 	hosttab_end(t, 1.0);
-	ASSERT_OK(metrics_update(m, t, &tot,
-				 &(struct metrics_where){ .iface = "eth1", .netns = NULL }, NULL));
+	ASSERT_OK(metrics_update(
+	    m, t, &tot, &(struct metrics_where){ .iface = "eth1", .netns = NULL, .generation = 1 },
+	    NULL));
 	txt = metrics_text(m, false, &len);
 	ASSERT_TRUE(strstr(
 	    txt, "flowtop_host_transmit_bytes_total{interface=\"eth1\",ip=\"2001:db8::1\"} 0\n"));
+	metrics_free(m);
+	hosttab_free(t);
+}
+
+/* A list of interfaces as long as a server's (over 64 bytes) is one count like any
+ * other: a host's series go on from sample to sample, and start over only with a new
+ * generation. (They read 0 for good when the list, cut to 63 bytes, was compared with
+ * itself each sample.) */
+static void test_long_interface_list_keeps_series(void)
+{
+	const char *list = "enp129s0f0np0x,enp129s0f1np1x,enp130s0f0np0x,enp130s0f1np1x,wg0,wg1";
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(4);
+	struct metrics_where w = { .iface = list, .generation = 1 };
+	struct flow_totals tot;
+	const char *txt;
+	size_t len;
+	int round;
+
+	ASSERT_TRUE(strlen(list) >= 64);
+	for (round = 1; round <= 3; round++) {
+		frame(t, "10.0.0.1", "10.0.0.2", 100);
+		hosttab_end(t, 1.0);
+		tot = totals_of((uint64_t)round);
+		ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+		txt = metrics_text(m, false, &len);
+		/* a series starts at 0 when listed, then adds each sample's bytes */
+		ASSERT_EQ(sent_by(txt, "10.0.0.1"), 100 * (round - 1));
+	}
+	w.generation = 2; /* counting started over: so do the series */
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	ASSERT_EQ(sent_by(metrics_text(m, false, &len), "10.0.0.1"), 0);
 	metrics_free(m);
 	hosttab_free(t);
 }
@@ -331,5 +383,6 @@ int main(void)
 	RUN_TEST(test_monotonic_and_exact);
 	RUN_TEST(test_openmetrics_escaping_and_restart);
 	RUN_TEST(test_series_per_as);
+	RUN_TEST(test_long_interface_list_keeps_series);
 	return test_summary("test_metrics");
 }
