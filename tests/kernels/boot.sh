@@ -3,7 +3,8 @@
 # boot.sh -- runs a command of the project on another kernel: boots /boot/vmlinuz-VER
 # under qemu (KVM where there is one, else TCG) with this machine's root mounted
 # read-only over virtio-9p, and runs CMD in the project's directory, chrooted into that
-# root. What the command prints comes back through a second, writable share, and is
+# root (the project is shared on its own too, read-only, at its path: under /tmp, which
+# is a tmpfs in the VM, the root's share would not show it). What the command prints comes back through a second, writable share, and is
 # printed here when it ends; boot.sh exits with the command's status (124: the VM did not
 # finish within VM_TIMEOUT seconds, 125: it could not be started).
 #
@@ -67,6 +68,9 @@ if mount $p9,ro hostroot /mnt; then
 		rm -f $r/dev/ptmx && ln -s pts/ptmx $r/dev/ptmx &&
 		mount -t tmpfs shm $r/dev/shm && mount -t bpf bpf $r/sys/fs/bpf &&
 		mount -t cgroup2 cgroup2 $r/sys/fs/cgroup && mount -t debugfs debugfs $r/sys/kernel/debug
+	# the project at its own path, which may lie under /tmp (a tmpfs here)
+	project=$(cat $r/tmp/vm-out/project)
+	mkdir -p "$r$project" && mount $p9,ro project "$r$project"
 	chroot $r /bin/sh /tmp/vm-out/guest >/dev/console 2>&1
 else
 	echo "init: cannot mount the host's root" >/dev/console
@@ -92,6 +96,7 @@ chmod +x "$work/initrd/init"
 	echo 'echo $? >/tmp/vm-out/rc'
 } >"$work/out/guest"
 : >"$work/out/log"
+printf '%s\n' "$root" >"$work/out/project"
 
 accel="tcg,thread=multi" cpu=max
 if [ -w /dev/kvm ]; then accel=kvm cpu=host; fi
@@ -101,6 +106,7 @@ timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -ma
 	-append "console=ttyS0 quiet panic=-1 oops=panic" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$work/out,mount_tag=out,security_model=none,multidevs=remap" \
+	-virtfs "local,path=$root,mount_tag=project,security_model=none,readonly=on,multidevs=remap" \
 	</dev/null >"$work/console" 2>&1 &
 qemu_pid=$!
 wait "$qemu_pid"
