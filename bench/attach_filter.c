@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	} else {
 		fd = rawsock_prepare(bpf_program__fd(prog));
 	}
-	if (fd < 0 || rawsock_bind(fd, &iface)) {
+	if (fd < 0 || rawsock_bind(fd, &iface) || rawsock_arm(fd, &iface)) {
 		fprintf(stderr, "attach_filter: cannot attach: %s\n", strerror(errno));
 		return 1;
 	}

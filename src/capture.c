@@ -326,6 +326,28 @@ out_close:
 	return ret;
 }
 
+/* Hooks the sockets of the watch, bound for no protocol until now. An interface gone
+ * since it was bound is gone (as its socket's error would say); 0, or -errno when the
+ * socket of any cannot be hooked. */
+static int arm(struct capture *c, const char *ifname, char *err, size_t errlen)
+{
+	struct iface_info all = { .ifindex = 0 };
+	size_t i;
+	int ret;
+
+	if (c->w.any) {
+		ret = rawsock_arm(c->w.any_sock, &all);
+		if (ret)
+			snprintf(err, errlen, "watching '%s', but cannot take its frames: %s",
+				 ifname, strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < c->w.nlinks; i++)
+		if (rawsock_arm(c->w.socks[i], &c->w.links[i].info))
+			link_gone(c, &c->w.links[i], NULL, 0);
+	return 0;
+}
+
 int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen)
 {
 	struct watch *next = malloc(sizeof(*next));
@@ -345,8 +367,8 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 		free(next);
 		return ret;
 	}
-	/* Then the swap. Frames of either set that the program counted meanwhile, some in
-	 * the other's slots, go with the counters emptied below. */
+	/* Then the swap. Closing the current sockets waits for the filter's runs on their
+	 * frames (packet_release); the new ones take none yet. */
 	unwatch(c);
 	c->w = *next;
 	free(next);
@@ -362,11 +384,15 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 		any_rescan(c, NULL, 0);
 		poll_fd(c, c->w.nl_fd, EPOLLIN);
 	}
+	/* No socket is hooked yet (bound for no protocol): the counters start over with no
+	 * frame on its way, then every socket takes frames. */
 	ret = count_afresh(c);
-	if (ret)
+	if (ret) {
 		snprintf(err, errlen, "watching '%s', but cannot empty the counters: %s", ifname,
 			 strerror(-ret));
-	return ret;
+		return ret;
+	}
+	return arm(c, ifname, err, errlen);
 }
 
 int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char *err,
@@ -446,7 +472,8 @@ static void any_events(struct capture *c, char *msg, size_t len)
 			const struct ifinfomsg *ifi = NLMSG_DATA(h);
 			struct iface_watch *l;
 
-			if (h->nlmsg_type != RTM_NEWLINK && h->nlmsg_type != RTM_DELLINK)
+			if ((h->nlmsg_type != RTM_NEWLINK && h->nlmsg_type != RTM_DELLINK) ||
+			    h->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi))) /* too short to hold it */
 				continue;
 			l = link_by_index(c, ifi->ifi_index);
 			if (h->nlmsg_type == RTM_DELLINK && l)

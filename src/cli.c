@@ -219,6 +219,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			  size_t errlen)
 {
 	char names[FLOWTOP_MAX_SLOTS - 1][IF_NAMESIZE];
+	bool speed_given = false;
 	unsigned long v;
 	int c;
 
@@ -309,6 +310,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 			opts->read = optarg;
 			break;
 		case OPT_SPEED:
+			speed_given = true;
 			if (parse_double(optarg, 0, CLI_MAX_SPEED, &opts->speed))
 				return usage_error(
 				    err, errlen,
@@ -417,6 +419,9 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 		return usage_error(err, errlen,
 				   "-r reads a capture file, -i watches interfaces: "
 				   "one or the other");
+	if (speed_given && !opts->read)
+		return usage_error(err, errlen,
+				   "--speed paces a capture file's replay: it needs -r");
 	if (opts->metrics_group && !opts->listen)
 		return usage_error(err, errlen, "--metrics-group needs --listen");
 	if (opts->read && (opts->listen || opts->netns || opts->user))

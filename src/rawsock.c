@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* rawsock.c: SOCK_DGRAM packet sockets: open, SO_ATTACH_BPF, bind, SO_DETACH_BPF.
+/* rawsock.c: SOCK_DGRAM packet sockets: open, SO_ATTACH_BPF, bind (for no protocol,
+ * then for all), SO_DETACH_BPF.
  *
  * SOCK_DGRAM because the filter is written against the network header: on such a socket
  * the kernel runs it on the frame from the network header on, as BPF_PROG_TEST_RUN does. */
@@ -32,22 +33,32 @@ int rawsock_prepare(int prog_fd)
 	return fd;
 }
 
-int rawsock_bind(int fd, const struct iface_info *iface)
+/* Binds fd to iface for protocol (network order; 0: none, and no hook in the kernel). */
+static int bind_for(int fd, const struct iface_info *iface, uint16_t protocol)
 {
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
+		.sll_protocol = protocol,
 		.sll_ifindex = iface->ifindex,
 	};
+
+	return bind(fd, (struct sockaddr *)&sll, sizeof(sll)) ? -errno : 0;
+}
+
+int rawsock_bind(int fd, const struct iface_info *iface)
+{
 	int one = 1;
 
 	/* loopback hands a packet socket every frame twice, outgoing and incoming */
 	if (iface->loopback &&
 	    setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)))
 		return -errno;
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
-		return -errno;
-	return 0;
+	return bind_for(fd, iface, 0);
+}
+
+int rawsock_arm(int fd, const struct iface_info *iface)
+{
+	return bind_for(fd, iface, htons(ETH_P_ALL));
 }
 
 void rawsock_close(int fd)

@@ -9,10 +9,14 @@
  * Returns the fd or -errno. */
 int rawsock_prepare(int prog_fd);
 
-/* Binds a prepared socket to the interface: from now on the filter runs on every frame
- * the interface sends or receives (on loopback only once: each frame is both).
- * 0 or -errno. */
+/* Binds a prepared socket to the interface (ifindex 0: every interface) for no protocol:
+ * the interface is checked (-ENODEV when it is gone), but no frame reaches the filter
+ * until rawsock_arm(). 0 or -errno. */
 int rawsock_bind(int fd, const struct iface_info *iface);
+/* Binds the socket again, for every protocol: from now on the filter runs on every frame
+ * the interface sends or receives (on loopback only once: each frame is both). Apart
+ * from rawsock_bind(), so that counting can start afresh between the two. 0 or -errno. */
+int rawsock_arm(int fd, const struct iface_info *iface);
 
 /* Detaches the filter and closes the socket. */
 void rawsock_close(int fd);

@@ -159,8 +159,19 @@ void snapshot_default_name(const char *iface, char *buf, size_t len)
 	struct tm tm;
 
 	const char *slash = strrchr(iface, '/'); /* a capture file's path: its name */
+	const char *name = slash ? slash + 1 : iface, *p;
+	int more = 0;
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "flowtop-%s-%s.txt", slash ? slash + 1 : iface, when);
+	if (strlen(name) <= SNAPSHOT_NAME_IFACES) {
+		snprintf(buf, len, "flowtop-%s-%s.txt", name, when);
+		return;
+	}
+	for (p = name; (p = strchr(p, ',')); p++)
+		more++;
+	/* the first interface (a name is at most IFNAMSIZ), and how many more */
+	snprintf(buf, len, "flowtop-%.*s+%d-%s.txt",
+		 (int)(strchr(name, ',') ? strchr(name, ',') - name : SNAPSHOT_NAME_IFACES), name,
+		 more, when);
 }

@@ -26,7 +26,10 @@ int snapshot_commit(const char *path, int (*write)(FILE *f, void *arg), void *ar
 int snapshot_check(const char *path, char *err, size_t errlen);
 
 /* The default snapshot name: flowtop-IFACE-YYYYmmdd-HHMMSS.txt (local time), for the
- * screen's d key and SIGUSR1 when there is no -o. */
+ * screen's d key and SIGUSR1 when there is no -o. A list of interfaces longer than
+ * SNAPSHOT_NAME_IFACES bytes is named by its first and how many more ("eth0+5"), so
+ * the name stays well within a file name's 255 bytes. */
+#define SNAPSHOT_NAME_IFACES 64
 void snapshot_default_name(const char *iface, char *buf, size_t len);
 
 #endif

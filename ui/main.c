@@ -211,7 +211,9 @@ int main(int argc, char **argv)
 	if (ret) {
 		capture_free(cap);
 		return fail(&opts,
-			    ret == -ENODEV || ret == -EPROTONOSUPPORT ? EXIT_USAGE : EXIT_FAILURE_,
+			    ret == -ENODEV || ret == -EPROTONOSUPPORT || ret == -EBUSY
+				? EXIT_USAGE
+				: EXIT_FAILURE_,
 			    err);
 	}
 	/* the screen's cost figure and the metrics need BPF statistics: switched on while

@@ -29,7 +29,7 @@ check "unwritable snapshot path: says why" has_err "cannot write snapshot '/none
 run --help
 check "--help: exit 0, usage on stdout" eval '[ "$rc" = 0 ] && grep -q "^Usage: flowtop" "$E2E_TMP/out"'
 
-need_root 12
+need_root 13
 run -i lo -b -n 1 -d 0.1
 check "-n 1: one sample, exit 0" eval '[ "$rc" = 0 ] && [ "$(grep -c "^ADDRESS" "$E2E_TMP/out")" = 1 ]'
 run_as_nobody() {
@@ -99,4 +99,12 @@ ip -n "$ns" link set "ftun-$E2E_SFX" up
 out=$(ip netns exec "$ns" "$FLOWTOP" -i "ftun-$E2E_SFX" -b -n 1 -d 0.1 2>&1)
 rc=$?
 check "a tun device (no link header): accepted" [ "$rc" = 0 ]
+# two listed interfaces whose indexes share a place in the filter's table (4096 apart):
+# a bad list, exit 2 like any other, not a failure of the system
+ip -n "$ns" link add "fc1-$E2E_SFX" index 100 type veth peer name "fc1p-$E2E_SFX" &&
+	ip -n "$ns" link add "fc2-$E2E_SFX" index 4196 type veth peer name "fc2p-$E2E_SFX"
+out=$(ip netns exec "$ns" "$FLOWTOP" -i "fc1-$E2E_SFX,fc2-$E2E_SFX" -b -n 1 2>&1)
+rc=$?
+check "two interfaces whose indexes collide: exit 2, both named" \
+	eval '[ "$rc" = 2 ] && grep -q "cannot watch .fc1-$E2E_SFX. and .fc2-$E2E_SFX. at once" <<<"$out"'
 summary

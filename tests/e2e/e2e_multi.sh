@@ -41,7 +41,9 @@ ip netns exec "$a" ping -q -c 10 -i 0.01 -s 100 10.81.2.2 >/dev/null # routed
 # on A: 40 + 20 routed; on B: 60 + 20 routed
 check "every frame counted once per interface it crossed: 140" wait_for 10 counted "$out" 140
 iface() { last_is "$out" ".interfaces[] | select(.name == \"$1\") | $2"; }
-host() { last_is "$out" ".hosts[] | select(.ip == \"$1\") | $2"; }
+# a sample reads the rings before the totals: the hosts may show the last frames one
+# sample after the totals do, so a host's counts are waited for
+host() { wait_for 10 last_is "$out" ".hosts[] | select(.ip == \"$1\") | $2"; }
 check "per interface: A 60 frames, 8520 bytes" iface "$ra" '.totals.packets == 60 and .totals.bytes == 8520'
 check "per interface: B 80 frames, 11360 bytes; 40 of them sent" \
 	iface "$rb" '.totals.packets == 80 and .totals.bytes == 11360 and .totals.out_packets == 40'

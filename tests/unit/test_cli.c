@@ -115,6 +115,9 @@ static void test_read_options(void)
 	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "-i", "lo"), CLI_USAGE);
 	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--listen", "9560"), CLI_USAGE);
 	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--netns", "blue"), CLI_USAGE);
+	/* --speed paces a replay: without -r it says so, not ignored */
+	ASSERT_EQ(PARSE(&o, "--speed", "2"), CLI_USAGE);
+	ASSERT_EQ(PARSE(&o, "-i", "lo", "--speed", "2"), CLI_USAGE);
 }
 
 static void test_screen_options(void)

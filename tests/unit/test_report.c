@@ -268,6 +268,26 @@ static void test_snapshot_replaces_whole_file(void)
 	ASSERT_EQ(count_files(), 0); /* no temporary file left behind */
 }
 
+/* The default name: the interface or the capture file's name, and a long list of
+ * interfaces cut to its first and how many more, so it stays a name a file may have. */
+static void test_snapshot_default_names(void)
+{
+	char list[512] = "", name[512];
+	int i;
+
+	snapshot_default_name("eth0", name, sizeof(name));
+	ASSERT_TRUE(!strncmp(name, "flowtop-eth0-2", 14) && strstr(name, ".txt"));
+	snapshot_default_name("/var/tmp/dump.pcap", name, sizeof(name));
+	ASSERT_TRUE(!strncmp(name, "flowtop-dump.pcap-", 18));
+	for (i = 0; i < 15; i++) /* 15 names of 14 bytes, comma-separated: 224 bytes */
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%senp129s0f%dnp%02d",
+			 i ? "," : "", i % 10, i);
+	ASSERT_TRUE(strlen(list) > 200);
+	snapshot_default_name(list, name, sizeof(name));
+	ASSERT_TRUE(!strncmp(name, "flowtop-enp129s0f0np00+14-2", 27));
+	ASSERT_TRUE(strlen(name) < 64);
+}
+
 static void test_snapshot_failure_leaves_target_alone(void)
 {
 	char path[256], msg[256];
@@ -369,6 +389,7 @@ int main(void)
 	RUN_TEST(test_text_has_header_and_rows);
 	RUN_TEST(test_format_by_extension);
 	RUN_TEST(test_snapshot_replaces_whole_file);
+	RUN_TEST(test_snapshot_default_names);
 	RUN_TEST(test_snapshot_failure_leaves_target_alone);
 	RUN_TEST(test_snapshot_dir_sync_failure_says_what_is_written);
 	RUN_TEST(test_snapshot_ignores_planted_symlinks);
