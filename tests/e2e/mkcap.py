@@ -99,31 +99,23 @@ def clock_frames():
     return f
 
 
-def pcapng(frames):
-    def block(kind, body):
-        body += bytes(-len(body) % 4)
-        n = 12 + len(body)
-        return struct.pack("<II", kind, n) + body + struct.pack("<I", n)
-    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
-    out += block(1, struct.pack("<HHI", 1, 0, 65535))  # Ethernet, microseconds
-    for (sec, usec), data, wire in frames:
-        ts = sec * 1000000 + usec
-        out += block(6, struct.pack("<IIIII", 0, ts >> 32, ts & 0xFFFFFFFF, len(data), wire) + data)
-    return out
+def pcapng_block(kind, body):
+    body += bytes(-len(body) % 4)
+    n = 12 + len(body)
+    return struct.pack("<II", kind, n) + body + struct.pack("<I", n)
 
 
-def pcapng_seconds(stamps):
-    """One Ethernet frame a stamp, in a pcapng whose interface counts whole seconds."""
-    def block(kind, body):
-        body += bytes(-len(body) % 4)
-        n = 12 + len(body)
-        return struct.pack("<II", kind, n) + body + struct.pack("<I", n)
-    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
-    tsresol = struct.pack("<HHB3x", 9, 1, 0) + struct.pack("<HH", 0, 0)  # 10^0 s, end
-    out += block(1, struct.pack("<HHI", 1, 0, 65535) + tsresol)
-    data = eth(ipv4_udp())
-    for ts in stamps:
-        out += block(6, struct.pack("<IIIII", 0, ts >> 32, ts & 0xFFFFFFFF, len(data), 142) + data)
+# an interface option: if_tsresol 10^0, whole seconds (then the end of the options)
+TSRESOL_SECONDS = struct.pack("<HHB3x", 9, 1, 0) + struct.pack("<HH", 0, 0)
+
+
+def pcapng(stamped, idb_options=b""):
+    """Ethernet frames (stamp in the interface's units, microseconds by default, data,
+    length on the wire) in a pcapng of one interface."""
+    out = pcapng_block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += pcapng_block(1, struct.pack("<HHI", 1, 0, 65535) + idb_options)
+    for ts, data, wire in stamped:
+        out += pcapng_block(6, struct.pack("<IIIII", 0, ts >> 32, ts & 0xFFFFFFFF, len(data), wire) + data)
     return out
 
 
@@ -144,7 +136,8 @@ def main():
     elif kind == "nano":
         data = pcap(1, [((T0, 0), eth(ip), 142), ((T0, 250000001), eth(ip), 142)], nano=True)
     elif kind == "pcapng":
-        data = pcapng(clock_frames()[:2])
+        data = pcapng([(sec * 1000000 + usec, data, wire)
+                       for (sec, usec), data, wire in clock_frames()[:2]])
     elif kind == "cut":
         full = eth(ipv4_udp(payload=1472))
         data = pcap(1, [(first, full[:60], len(full))], snaplen=60)
@@ -153,7 +146,7 @@ def main():
     elif kind == "world":
         data = pcap(1, world_frames())
     elif kind == "seconds":
-        data = pcapng_seconds([T0, 9223372036])
+        data = pcapng([(T0, eth(ip), 142), (9223372036, eth(ip), 142)], TSRESOL_SECONDS)
     elif kind == "many":  # joined once: += on bytes would copy the file each frame
         frame = eth(ip)
         data = pcap(1, [])[:24] + b"".join(

@@ -86,18 +86,25 @@ static char *section(const char *page, const char *name)
 	return out;
 }
 
-static char *read_page(void)
+/* The text of a file of the source tree (its first 64 KiB), or NULL. */
+static char *read_text(const char *path, char *buf, size_t size)
 {
-	static char page[65536];
-	FILE *f = fopen("man/flowtop.8", "r");
+	FILE *f = fopen(path, "r");
 	size_t n;
 
 	if (!f)
 		return NULL;
-	n = fread(page, 1, sizeof(page) - 1, f);
-	page[n] = '\0';
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
 	fclose(f);
-	return page;
+	return buf;
+}
+
+static char *read_page(void)
+{
+	static char page[65536];
+
+	return read_text("man/flowtop.8", page, sizeof(page));
 }
 
 static void test_options_match_help(void)
@@ -207,15 +214,8 @@ static void test_columns_match_table(void)
 static char *read_readme(void)
 {
 	static char text[65536];
-	FILE *f = fopen("README.md", "r");
-	size_t n;
 
-	if (!f)
-		return NULL;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
+	return read_text("README.md", text, sizeof(text));
 }
 
 /* The README's kernel table and the page's KERNEL section say what kfeatures.c probes:
