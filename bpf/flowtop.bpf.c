@@ -503,7 +503,8 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
 	__u64 whose = (c->v4 ? 0 : FLOWTOP_RECORD_V6) | (__u64)proto << FLOWTOP_RECORD_PROTO_SHIFT |
 		      (__u64)(slot & 0xff) << FLOWTOP_RECORD_SLOT_SHIFT;
-	__u32 cpu = bpf_get_smp_processor_id(), len = c->v4 ? 1 : 3;
+	__u32 cpu = bpf_get_smp_processor_id(),
+	      len = c->v4 ? FLOWTOP_RECORD_SLOTS_V4 : FLOWTOP_RECORD_SLOTS_V6;
 	union flow_ring_slot *first, *src, *dst;
 	struct flow_ring_ctl *ctl;
 	__u64 head;

@@ -42,6 +42,8 @@ union flow_ring_slot {
  * frames (12), the interface's slot (8, struct flow_link), the innermost IP protocol
  * (8: FLOWTOP_PROTO_UNKNOWN when the dissector stopped before reaching it), whether
  * the pair is IPv6 (the record is three slots), and "taken". */
+#define FLOWTOP_RECORD_SLOTS_V4	   1 /* slots of an IPv4 pair's record */
+#define FLOWTOP_RECORD_SLOTS_V6	   3 /* of an IPv6 pair's: the most a record takes */
 #define FLOWTOP_RECORD_FRAME_SHIFT 34
 #define FLOWTOP_RECORD_SLOT_SHIFT  46
 #define FLOWTOP_RECORD_PROTO_SHIFT 54

@@ -544,6 +544,14 @@ const char *capture_name(const struct capture *c)
 	return c->w.name;
 }
 
+unsigned capture_file_room(const struct capture *c)
+{
+	struct bpf_maps m;
+
+	bpf_load_maps(c->skel, &m);
+	return m.ring_slots / FLOWTOP_RECORD_SLOTS_V6;
+}
+
 unsigned capture_generation(const struct capture *c)
 {
 	return c->generation;

@@ -77,6 +77,9 @@ int capture_filter_runs(struct capture *c, uint64_t *runs, uint64_t *run_ns);
 int capture_fd(const struct capture *c);
 /* The interfaces as asked: "eth0", "eth0,wg0" or "any". */
 const char *capture_name(const struct capture *c);
+/* The frames of a capture file a CPU's ring holds for sure: fed between two drains,
+ * no more than this spill nothing, each an IPv6 record of its own though it be. */
+unsigned capture_file_room(const struct capture *c);
 /* How many times counting started over (an attach, a switch): it changes with every
  * start over and only then, whatever the names watched. */
 unsigned capture_generation(const struct capture *c);

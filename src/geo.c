@@ -29,6 +29,8 @@ struct geo {
 	struct loc_ctx *ctx;
 	struct loc_database *db;
 	struct as_name names[AS_CACHE];
+	char **retired; /* names a slot held before another AS took it: a caller may */
+	size_t nretired, retired_cap; /* still hold them (geo_as_name()), freed on close */
 };
 
 struct range {
@@ -138,6 +140,9 @@ void geo_close(struct geo *g)
 		return;
 	for (i = 0; i < AS_CACHE; i++)
 		free(g->names[i].name);
+	for (i = 0; i < g->nretired; i++)
+		free(g->retired[i]);
+	free(g->retired);
 	if (g->db)
 		loc_database_unref(g->db);
 	if (g->ctx)
@@ -169,6 +174,23 @@ void geo_lookup(struct geo *g, const struct flow_key *addr, struct geo_info *out
 	loc_network_unref(net);
 }
 
+/* Keeps a name a cache slot gives up until geo_close(): false when out of memory (it
+ * stays in its slot then). At most one a distinct AS looked up. */
+static bool retire(struct geo *g, char *name)
+{
+	if (g->nretired == g->retired_cap) {
+		size_t cap = g->retired_cap ? 2 * g->retired_cap : 64;
+		char **more = realloc(g->retired, cap * sizeof(*more));
+
+		if (!more)
+			return false;
+		g->retired = more;
+		g->retired_cap = cap;
+	}
+	g->retired[g->nretired++] = name;
+	return true;
+}
+
 const char *geo_as_name(struct geo *g, uint32_t asn)
 {
 	struct as_name *n;
@@ -179,9 +201,10 @@ const char *geo_as_name(struct geo *g, uint32_t asn)
 		return NULL;
 	n = &g->names[asn % AS_CACHE];
 	if (!n->name || n->asn != asn) {
+		if (n->name && !retire(g, n->name))
+			return NULL;
 		if (!loc_database_get_as(g->db, &as, asn) && as)
 			name = loc_as_get_name(as);
-		free(n->name);
 		n->name = strdup(name ? name : "");
 		n->asn = asn;
 		if (as)

@@ -96,7 +96,8 @@ int pcapfile_convert(int dlt, const uint8_t *pkt, uint32_t caplen, uint32_t wire
 		memcpy(out, pkt, caplen < ETH_HLEN ? caplen : ETH_HLEN);
 		out[12] = ETH_P_IP >> 8;
 		out[13] = ETH_P_IP & 0xff;
-		*extra = wire_len > ETH_HLEN ? wire_len - ETH_HLEN : 0;
+		/* the filter adds the file's link header (hlen), not an Ethernet one */
+		*extra = wire_len > hlen ? wire_len - hlen : 0;
 		return ETH_HLEN;
 	}
 	if (dlt == DLT_EN10MB) { /* as it is, up to what a run takes */

@@ -108,10 +108,12 @@ static void fail(struct replay *r, int err, unsigned long long last)
 static enum replay_event feed(struct replay *r, struct capture *c, int64_t to, unsigned max_frames,
 			      int64_t *interval, int64_t *at)
 {
-	unsigned fed = 0;
+	unsigned fed = 0, room = capture_file_room(c);
 	int64_t when;
 	int err;
 
+	if (max_frames > room) /* what the rings hold until the caller drains them */
+		max_frames = room;
 	while (fed < max_frames) {
 		if (r->silent_to) { /* a merged silence, after the sample before it */
 			if (r->silent_to > to)

@@ -176,7 +176,7 @@ static bool decode(struct fold *f, struct hosttab *t)
 	if (f->pos == f->head)
 		return false;
 	count = __atomic_load_n(&first->rec.count, __ATOMIC_RELAXED);
-	len = count & FLOWTOP_RECORD_V6 ? 3 : 1;
+	len = count & FLOWTOP_RECORD_V6 ? FLOWTOP_RECORD_SLOTS_V6 : FLOWTOP_RECORD_SLOTS_V4;
 	if (f->head - f->pos < len)
 		return false; /* cannot be: a record is whole before head moves past it */
 	if (count & FLOWTOP_RECORD_V6) {

@@ -6,8 +6,8 @@
 # (mkcap.py) check the capture's clock (samples, a gap, time going backwards), each
 # link type, the snap length, and every way a file can be wrong.
 . "$(dirname "$0")/lib.sh"
-need_root 68
-need_file "$CORPUS/pcap/SUMMARY.csv" 68
+need_root 70
+need_file "$CORPUS/pcap/SUMMARY.csv" 70
 
 here=$(dirname "$0")
 python3 "$here/corpus_expect.py" --wire "$CORPUS" "$here/corpus-differences.csv" "$E2E_TMP" \
@@ -161,6 +161,15 @@ check "screen: a file that breaks is said" \
 	wait_for 10 eval 'tm capture-pane -p -t t | grep -q "the capture breaks at frame 11"'
 tm send-keys -t t q
 check "screen: and the exit status is 2" wait_for 10 eval '[ "$(cat "$E2E_TMP/trunc.rc" 2>/dev/null)" = 2 ]'
+# as fast as it goes, a frame an IPv6 record of three slots, through rings of 1 MiB: the
+# feed keeps to what a ring holds between two drains (20,000 frames at once spilled)
+f=$(cap v6pairs)
+tm new-session -d -s v -x 140 -y 30 "$FLOWTOP -r $f --ring-memory 1 --speed 0 -N; echo \$? >$E2E_TMP/v6.rc"
+check "screen: 30,000 IPv6 pairs through small rings, read to the end" \
+	wait_for 30 eval 'tm capture-pane -p -t v | grep -q "end of capture: 30000 frames"'
+check "screen: and none of them spilled" eval 'tm capture-pane -p -t v | grep -q "lost 0  spilled 0 "'
+tm send-keys -t v q
+wait_for 10 eval '[ -s "$E2E_TMP/v6.rc" ]'
 
 # what reading needs: CAP_BPF and CAP_PERFMON, no CAP_NET_RAW (no socket)
 setpriv --inh-caps=-net_raw --bounding-set=-net_raw "$FLOWTOP" -r "$clock" -b --json \

@@ -26,6 +26,8 @@ KIND is one of:
   seconds   pcapng in whole seconds (if_tsresol 0): a frame at t0, then one stamped
             9223372036 s, past what any clock of nanoseconds in 64 bits can add to
   many      Ethernet, 300,000 frames 10 ms apart: a read of many samples, to stop
+  v6pairs   Ethernet, 30,000 IPv6 UDP frames in one second, each from a source of its
+            own: a record each, three ring slots, far more than small rings hold
 """
 import struct
 import sys
@@ -152,6 +154,12 @@ def main():
         data = pcap(1, [])[:24] + b"".join(
             struct.pack("<IIII", T0 + i // 100, (i % 100) * 10000, len(frame), 142) + frame
             for i in range(300000))
+    elif kind == "v6pairs":
+        data = pcap(1, [])[:24] + b"".join(
+            struct.pack("<IIII", T0, i * 30, 162, 162) +
+            eth(ipv6_udp(((0x20010DB8 << 96) | (1 << 64) | i).to_bytes(16, "big"),
+                         ((0x20010DB8 << 96) | 2).to_bytes(16, "big")))
+            for i in range(30000))
     elif kind == "truncated":
         data = pcap(1, clock_frames())[:-50]
     else:

@@ -242,6 +242,16 @@ static void test_packaged_database(void)
 	}
 	ASSERT_TRUE(strstr(geo_as_name(geo, 3333), "RIPE"));
 	ASSERT_TRUE(geo_as_name(geo, 4294967294u) == NULL); /* private use: none */
+	{
+		/* a name stays valid until geo_close(), also once another AS takes its place
+		 * in the cache (3333 + 1024 * k: the same slot); ASan sees a use after free */
+		const char *ripe = geo_as_name(geo, 3333);
+		uint32_t k;
+
+		for (k = 1; k <= 4; k++)
+			geo_as_name(geo, 3333 + 1024 * k);
+		ASSERT_TRUE(ripe && strstr(ripe, "RIPE"));
+	}
 	geo_close(geo);
 }
 

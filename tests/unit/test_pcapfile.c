@@ -73,6 +73,9 @@ static void test_lengths(void)
 	ASSERT_EQ(ethertype(), 0x0800);
 	ASSERT_EQ(extra, 78 - 14);
 	ASSERT_EQ(pcapfile_convert(DLT_LINUX_SLL, big, 10, 100, out, &extra), 14);
+	ASSERT_EQ(extra, 100 - 16); /* the filter adds SLL's 16 bytes: 100 on the wire */
+	ASSERT_EQ(pcapfile_convert(DLT_RAW, big, 0, 60, out, &extra), 14);
+	ASSERT_EQ(extra, 60); /* no link header: the filter adds nothing */
 	/* a file saying less was on the wire than it holds: what it holds */
 	ASSERT_EQ(pcapfile_convert(DLT_EN10MB, big, 100, 50, out, &extra), 100);
 	ASSERT_EQ(extra, 0);
