@@ -16,7 +16,10 @@
 
 #include "metrics.h"
 
-#define CONNECTIONS    64    /* at once; more wait in the listen queue */
+#define CONNECTIONS 64 /* at once; more wait in the listen queue */
+#define PER_ADDRESS                                                                                \
+	8		     /* at once from one address: more are closed at once, so              \
+			      * a client that holds connections open cannot take them all */
 #define TIMEOUT_S      10    /* an idle or slow connection is closed after this */
 #define REQUEST_MEMORY 16384 /* per connection: a request larger than this is refused */
 
@@ -181,6 +184,7 @@ struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen)
 	e->daemon = MHD_start_daemon(
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handle, e,
 	    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTIONS,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_ADDRESS,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    (size_t)REQUEST_MEMORY, MHD_OPTION_END);
 	if (!e->daemon) {

@@ -6,7 +6,7 @@
 # stalled one, an oversized request; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 26
+need_root 27
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -37,6 +37,28 @@ ip netns exec "$b" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$PORT" --metrics-top 
 pid=$!
 E2E_PIDS+=($pid)
 check "headless: serves once a sample is taken" wait_for 5 eval '[ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
+# a client holding 64 connections open, each in the middle of its headers, from one
+# address (it lets go after 30 s at most, or when killed): a scrape from another address
+# is answered at once, not after the connections time out
+ip netns exec "$b" python3 -c '
+import socket, sys, time
+held = []
+for i in range(64):
+    try:
+        c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2)
+        c.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+        held.append(c)
+    except OSError:
+        pass
+print(len(held), flush=True)
+time.sleep(30)' "$PORT" >"$E2E_TMP/held" 2>&1 &
+holder=$!
+E2E_PIDS+=("$holder")
+wait_for 10 test -s "$E2E_TMP/held"
+check "64 connections held from one address: a scrape from another is answered" \
+	eval '[ "$(ip netns exec "$b" curl -s --max-time 3 --interface 127.0.0.2 -o /dev/null -w "%{http_code}" "http://127.0.0.1:$PORT/metrics")" = 200 ]'
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 ip netns exec "$a" ping -q -c 20 -i 0.02 -I 10.55.0.1 10.55.0.2 >/dev/null 2>&1
 ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
 # scraped_at FILE N: a scrape, kept in FILE, counts N frames (a sample has taken them in)
