@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* exporter.c: the listening socket, the libmicrohttpd daemon, and the published text. */
+/* exporter.c: the listening socket, the libmicrohttpd daemon, and the published sample:
+ * one response a format, made once a sample and queued to every request (libmicrohttpd
+ * counts its users), not a copy of the text a request. */
 #include "exporter.h"
 
 #include <arpa/inet.h>
@@ -25,13 +27,12 @@
 
 struct exporter {
 	struct MHD_Daemon *daemon;
-	struct metrics *metrics; /* the main thread's */
-	enum group_by by;	 /* --metrics-group, or GROUP_HOST */
-	struct geo *geo;	 /* where its hosts are looked up */
-	pthread_mutex_t lock;	 /* guards what follows: the handler's thread reads it */
-	char *text[2];		 /* 0.0.4, OpenMetrics */
-	size_t len[2], cap[2];
-	bool ready; /* a sample was published */
+	struct metrics *metrics;	/* the main thread's */
+	enum group_by by;		/* --metrics-group, or GROUP_HOST */
+	struct geo *geo;		/* where its hosts are looked up */
+	pthread_mutex_t lock;		/* guards what follows: the handler's thread reads it */
+	struct MHD_Response *sample[2]; /* the last sample's: 0.0.4, OpenMetrics; NULL
+					 * before the first */
 };
 
 int exporter_listen(const char *spec, char *err, size_t errlen)
@@ -95,20 +96,31 @@ int exporter_listen(const char *spec, char *err, size_t errlen)
 	return fd;
 }
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *body,
-			     size_t len, const char *type, bool allow)
+/* A response of a copy of body, of that type; NULL when out of memory. */
+static struct MHD_Response *response(const char *body, size_t len, const char *type)
 {
 	struct MHD_Response *r;
-	enum MHD_Result ret;
 	void *copy_from;
 
 	/* MUST_COPY copies before returning: the buffer is only read (the API is older
 	 * than const) */
 	memcpy(&copy_from, &body, sizeof(copy_from));
 	r = MHD_create_response_from_buffer(len, copy_from, MHD_RESPMEM_MUST_COPY);
+	if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type) != MHD_YES) {
+		MHD_destroy_response(r);
+		r = NULL;
+	}
+	return r;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *body,
+			     size_t len, const char *type, bool allow)
+{
+	struct MHD_Response *r = response(body, len, type);
+	enum MHD_Result ret;
+
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	ret = MHD_queue_response(c, status, r);
@@ -157,14 +169,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	om = wants_openmetrics(c);
 	pthread_mutex_lock(&e->lock);
-	if (!e->ready) {
+	if (!e->sample[om]) {
 		static const char msg[] = "no sample yet\n";
 
 		ret = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, msg, sizeof(msg) - 1,
 			    "text/plain; charset=utf-8", false);
 	} else {
-		ret = reply(c, MHD_HTTP_OK, e->text[om], e->len[om],
-			    om ? METRICS_OPENMETRICS_TYPE : METRICS_TEXT_TYPE, false);
+		ret = MHD_queue_response(c, MHD_HTTP_OK, e->sample[om]); /* one more user */
 	}
 	pthread_mutex_unlock(&e->lock);
 	return ret;
@@ -211,7 +222,8 @@ void exporter_stop(struct exporter *e)
 	}
 	metrics_free(e->metrics);
 	for (i = 0; i < 2; i++)
-		free(e->text[i]);
+		if (e->sample[i])
+			MHD_destroy_response(e->sample[i]);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }
@@ -256,36 +268,36 @@ int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 int exporter_publish(struct exporter *e, const struct hosttab *t, const struct flow_totals *tot,
 		     const struct metrics_where *w, const struct metrics_filter *f)
 {
-	const char *text[2];
-	size_t len[2];
+	struct MHD_Response *next[2] = { NULL, NULL }, *last[2];
+	const char *text;
+	size_t len;
 	int i, err;
 
 	err = metrics_update(e->metrics, t, tot, w, f);
 	if (err)
 		return err;
-	for (i = 0; i < 2; i++)
-		text[i] = metrics_text(e->metrics, i == 1, &len[i]);
+	/* both responses first: a failure then leaves the last sample's served */
+	for (i = 0; i < 2 && !err; i++) {
+		text = metrics_text(e->metrics, i == 1, &len);
+		next[i] =
+		    response(text, len, i == 1 ? METRICS_OPENMETRICS_TYPE : METRICS_TEXT_TYPE);
+		if (!next[i])
+			err = -ENOMEM;
+	}
+	if (err) {
+		for (i = 0; i < 2; i++)
+			if (next[i])
+				MHD_destroy_response(next[i]);
+		return err;
+	}
 	pthread_mutex_lock(&e->lock);
-	/* room for both first: a failure then leaves both texts as they were (a buffer
-	 * realloc moved still holds the old text) */
-	for (i = 0; i < 2 && !err; i++) {
-		if (len[i] > e->cap[i]) {
-			char *p = realloc(e->text[i], len[i]);
-
-			if (p) {
-				e->text[i] = p;
-				e->cap[i] = len[i];
-			} else {
-				err = -ENOMEM;
-			}
-		}
+	for (i = 0; i < 2; i++) {
+		last[i] = e->sample[i];
+		e->sample[i] = next[i];
 	}
-	for (i = 0; i < 2 && !err; i++) {
-		memcpy(e->text[i], text[i], len[i]);
-		e->len[i] = len[i];
-	}
-	if (!err)
-		e->ready = true;
 	pthread_mutex_unlock(&e->lock);
-	return err;
+	for (i = 0; i < 2; i++) /* freed once the requests still sending it are done */
+		if (last[i])
+			MHD_destroy_response(last[i]);
+	return 0;
 }

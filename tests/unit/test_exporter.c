@@ -1,32 +1,36 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* test_exporter.c: what a scrape of the running exporter gets, on a port of loopback
  * the kernel picks, read with curl; and that a sample which cannot be published leaves
- * the last one served (realloc fails on purpose: this program's realloc can). */
+ * the last one served (making its response fails on purpose: this program's
+ * MHD_create_response_from_buffer can). */
 #include "hosts.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <microhttpd.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "exporter.h"
 #include "fmt.h"
 
-/* realloc as the tests want it: the next one's, but failing for this size while it is
- * not 0 */
-static size_t fail_realloc_size;
+/* libmicrohttpd's as the tests want it: failing for a body of this size while it is not
+ * 0 (out of memory), else the library's; and how many bodies were made */
+static size_t fail_response_size;
+static unsigned responses_made;
 
-void *realloc(void *p, size_t n)
+struct MHD_Response *MHD_create_response_from_buffer(size_t n, void *buf,
+						     enum MHD_ResponseMemoryMode mode)
 {
-	static void *(*next)(void *, size_t);
+	static struct MHD_Response *(*next)(size_t, void *, enum MHD_ResponseMemoryMode);
 
-	if (fail_realloc_size && n == fail_realloc_size) {
-		errno = ENOMEM;
+	if (fail_response_size && n == fail_response_size)
 		return NULL;
-	}
 	if (!next)
-		next = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-	return next(p, n);
+		next = (struct MHD_Response * (*)(size_t, void *, enum MHD_ResponseMemoryMode))
+		    dlsym(RTLD_NEXT, "MHD_create_response_from_buffer");
+	responses_made++;
+	return next(n, buf, mode);
 }
 
 /* What GET /metrics answers on port, with "Accept" for OpenMetrics when om: the status
@@ -91,7 +95,16 @@ static void test_failed_publish_keeps_the_last_sample(void)
 				 &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
 	ASSERT_TRUE(strstr(scrape(port, false), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
 
-	/* a sample with 50 more hosts needs larger texts, which cannot be had */
+	/* a sample is made into a response once, whoever scrapes it how often */
+	{
+		unsigned made = responses_made;
+
+		for (i = 0; i < 5; i++)
+			ASSERT_TRUE(!strncmp(scrape(port, i % 2), "200 ", 4));
+		ASSERT_EQ(responses_made, made);
+	}
+
+	/* a sample with 50 more hosts, whose OpenMetrics response cannot be made */
 	for (i = 0; i < 50; i++) {
 		snprintf(host, sizeof(host), "10.0.1.%d", i);
 		frame(t, host, "10.0.0.2", 100);
@@ -99,16 +112,16 @@ static void test_failed_publish_keeps_the_last_sample(void)
 	hosttab_end(t, 1.0);
 	tot.total.frames = 51;
 	/* the same two samples rendered apart tell the OpenMetrics text's new length: the
-	 * 0.0.4 text gets its room, the OpenMetrics one does not */
+	 * 0.0.4 response is made, the OpenMetrics one is not */
 	ASSERT_OK(metrics_update(m, t, &tot,
 				 &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f));
 	metrics_text(m, true, &om_len);
 	ASSERT_TRUE(om_len > 4096);
-	fail_realloc_size = om_len;
+	fail_response_size = om_len;
 	ASSERT_EQ(exporter_publish(e, t, &tot,
 				   &(struct metrics_where){ .iface = "eth0", .netns = NULL }, &f),
 		  -ENOMEM);
-	fail_realloc_size = 0;
+	fail_response_size = 0;
 	ASSERT_TRUE(!strncmp(scrape(port, false), "200 ", 4));
 	ASSERT_TRUE(strstr(scrape(port, false), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
 	ASSERT_TRUE(strstr(scrape(port, true), "flowtop_frames_total{interface=\"eth0\"} 1\n"));
