@@ -63,14 +63,19 @@ const char *fmt_time_rfc3339(const struct timespec *ts, char buf[FMT_TIME_LEN])
 
 const char *fmt_time_rfc3339_digits(const struct timespec *ts, int digits, char buf[FMT_TIME_LEN])
 {
+	time_t sec = ts->tv_sec + ts->tv_nsec / 1000000000L;
+	long frac = ts->tv_nsec % 1000000000L;
 	struct tm tm;
-	long frac = ts->tv_nsec;
 	size_t n;
 	int i;
 
+	if (frac < 0) { /* a time before 1970 as a negative fraction: borrow a second */
+		frac += 1000000000L;
+		sec--;
+	}
 	for (i = digits; i < 9; i++)
 		frac /= 10;
-	gmtime_r(&ts->tv_sec, &tm);
+	gmtime_r(&sec, &tm);
 	n = strftime(buf, FMT_TIME_LEN, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + n, FMT_TIME_LEN - n, ".%0*ldZ", digits, frac);
 	return buf;

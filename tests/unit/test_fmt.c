@@ -56,6 +56,12 @@ static void test_rfc3339(void)
 	char buf[FMT_TIME_LEN];
 
 	ASSERT_STREQ(fmt_time_rfc3339(&ts, buf), "2026-12-03T10:28:58.123Z");
+	/* before 1970, and a fraction kept negative (as a / and % of nanoseconds give it):
+	 * still a valid time, not ".-999999" */
+	ts = (struct timespec){ .tv_sec = -1, .tv_nsec = 0 };
+	ASSERT_STREQ(fmt_time_rfc3339_digits(&ts, 6, buf), "1969-12-31T23:59:59.000000Z");
+	ts = (struct timespec){ .tv_sec = 0, .tv_nsec = -1000 };
+	ASSERT_STREQ(fmt_time_rfc3339_digits(&ts, 6, buf), "1969-12-31T23:59:59.999999Z");
 }
 
 int main(void)
