@@ -22,8 +22,10 @@ start_bg "$b" "$E2E_TMP/json.out" "$FLOWTOP" -i "$ib" -b --json -d 0.2 -o "$E2E_
 json_pid=$BG_PID
 start_bg "$b" "$E2E_TMP/text.out" "$FLOWTOP" -i "$ib" -b -d 0.2 -o "$E2E_TMP/snap.csv"
 text_pid=$BG_PID
+# each file on its own: grep with two files holds when either matches, and the traffic
+# below must not start before both instances count
 check "both instances attach and sample" \
-	wait_for 10 grep -q interval "$E2E_TMP/json.out" "$E2E_TMP/text.out"
+	wait_for 10 eval 'grep -q interval "$E2E_TMP/json.out" && grep -q interval "$E2E_TMP/text.out"'
 
 # 20 echo requests of 142 bytes on the wire (14 + 20 + 8 + 100), 5 of 1042, and replies
 ip netns exec "$a" ping -q -c 20 -i 0.01 -s 100 10.77.0.2 >/dev/null
