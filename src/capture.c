@@ -47,6 +47,7 @@ struct capture {
 	__u64 run_time_ns;
 	struct filefeed *feed; /* a capture file's frames on their way (capture_attach_file) */
 	unsigned generation;   /* how many times counting started over (count_afresh()) */
+	unsigned file_room;    /* capture_file_room(): a ring's slots / an IPv6 record's */
 };
 
 static void watch_init(struct watch *w)
@@ -98,6 +99,7 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 		return NULL;
 	}
 	bpf_load_maps(c->skel, &maps);
+	c->file_room = maps.ring_slots / FLOWTOP_RECORD_SLOTS_V6;
 	c->sampler = sampler_new(&maps);
 	c->hosts = hosttab_new(max_hosts);
 	if (!c->sampler || !c->hosts) {
@@ -546,10 +548,7 @@ const char *capture_name(const struct capture *c)
 
 unsigned capture_file_room(const struct capture *c)
 {
-	struct bpf_maps m;
-
-	bpf_load_maps(c->skel, &m);
-	return m.ring_slots / FLOWTOP_RECORD_SLOTS_V6;
+	return c->file_room;
 }
 
 unsigned capture_generation(const struct capture *c)

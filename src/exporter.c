@@ -18,10 +18,8 @@
 
 #include "metrics.h"
 
-#define CONNECTIONS 64 /* at once; more wait in the listen queue */
-#define PER_ADDRESS                                                                                \
-	8		     /* at once from one address: more are closed at once, so              \
-			      * a client that holds connections open cannot take them all */
+#define CONNECTIONS    64    /* at once; more wait in the listen queue */
+#define PER_ADDRESS    8     /* of them from one address; more are closed at once */
 #define TIMEOUT_S      10    /* an idle or slow connection is closed after this */
 #define REQUEST_MEMORY 16384 /* per connection: a request larger than this is refused */
 

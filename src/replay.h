@@ -34,11 +34,12 @@ void replay_merge_silence(struct replay *r, bool merge);
 
 /* Feeds c the frames stamped up to capture time `to` (ns since 1970; INT64_MAX: all),
  * at most max_frames of them and no more than the rings hold (capture_file_room(): the
- * caller drains them before the next call, or takes a sample), and stops at the first sample that
- * closes on the way: REPLAY_SAMPLE with its interval and closing time (ns), which the caller takes
- * before the next call. A frame stamped before the one before it counts at the clock's time (the
- * clock never goes back). The end of the file closes a last, shorter sample at its last frame's
- * time (a file without a frame: one of 0 s at time 0), then REPLAY_END. */
+ * caller drains them before the next call, or takes a sample), and stops at the first
+ * sample that closes on the way: REPLAY_SAMPLE with its interval and closing time (ns),
+ * which the caller takes before the next call. A frame stamped before the one before it
+ * counts at the clock's time (the clock never goes back). The end of the file closes a
+ * last, shorter sample at its last frame's time (a file without a frame: one of 0 s at
+ * time 0), then REPLAY_END. */
 enum replay_event replay_run(struct replay *r, struct capture *c, int64_t to, unsigned max_frames,
 			     int64_t *interval, int64_t *at);
 
