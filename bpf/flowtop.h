@@ -63,7 +63,8 @@ union flow_ring_slot {
 struct flow_link {
 	__u32 ifindex; /* 0: a free entry */
 	__u16 slot;    /* 1 .. FLOWTOP_MAX_SLOTS - 1: the interface's stats entry and its
-			* records' and spill keys' tag */
+			* records' and spill keys' tag; FLOWTOP_SLOT_NONE: it has none (but
+			* hlen holds) */
 	__u16 hlen;    /* bytes of link header in front of the network header: 14 on
 			* Ethernet and loopback, 0 where there is none (tun, WireGuard: the
 			* ethertype then comes from the IP version nibble) */

@@ -240,7 +240,7 @@ int bpf_load_link_put(struct flowtop_bpf *skel, int ifindex, unsigned slot, unsi
 	};
 	int err;
 
-	if (ifindex <= 0 || !slot || slot >= FLOWTOP_MAX_SLOTS)
+	if (ifindex <= 0 || slot >= FLOWTOP_MAX_SLOTS)
 		return -EINVAL;
 	err = bpf_map_lookup_elem(fd, &idx, &now);
 	if (err)

@@ -63,9 +63,10 @@ void bpf_unload(struct flowtop_bpf *skel);
 
 int bpf_load_prog_fd(const struct flowtop_bpf *skel);
 void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps);
-/* Gives interface ifindex slot `slot` (1 .. FLOWTOP_MAX_SLOTS - 1) and a link header of
- * hlen bytes in the program's links array. 0, -EBUSY when its entry holds another
- * interface (see struct flow_link), or -errno. */
+/* Gives interface ifindex slot `slot` (1 .. FLOWTOP_MAX_SLOTS - 1, or FLOWTOP_SLOT_NONE:
+ * its frames count there, but with their link header) and a link header of hlen bytes
+ * in the program's links array. 0, -EBUSY when its entry holds another interface (see
+ * struct flow_link), or -errno. */
 int bpf_load_link_put(struct flowtop_bpf *skel, int ifindex, unsigned slot, unsigned hlen);
 /* Runs the program once on frame (a 14-byte Ethernet header, then the network header:
  * BPF_PROG_TEST_RUN on loopback's index), extra bytes longer on the wire than given; a

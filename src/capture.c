@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* capture.c: owns the skeleton, the packet sockets, the sampler and the host table, the
  * order in which an interface switch touches them, and the watched interfaces' slots:
- * given at attach time for a list, followed through rtnetlink under "any". */
+ * given at attach time for a list, followed through rtnetlink under "any" (where a gone
+ * interface's slot and list entry go to a new one once needed, src/slots.h). */
 #include "capture.h"
 
 #include <errno.h>
@@ -19,15 +20,17 @@
 #include "bpf_load.h"
 #include "filefeed.h"
 #include "rawsock.h"
+#include "slots.h"
 
-#define WATCH_MAX (FLOWTOP_MAX_SLOTS - 1) /* slot 0 is FLOWTOP_SLOT_NONE's */
+#define LIST_MAX  (FLOWTOP_MAX_SLOTS - 1) /* a slot each; slot 0 is FLOWTOP_SLOT_NONE's */
+#define WATCH_MAX CAPTURE_ANY_MAX
 
 /* What one attach watches: the interfaces and the sockets the filter runs on. */
 struct watch {
 	char name[CAPTURE_NAME_LEN]; /* as asked: "eth0", "eth0,wg0" or "any" */
 	bool any;
 	struct iface_watch links[WATCH_MAX];
-	int socks[WATCH_MAX]; /* a list's bound sockets, -1 once their interface is gone */
+	int socks[LIST_MAX]; /* a list's bound sockets, -1 once their interface is gone */
 	size_t nlinks;
 	int any_sock; /* under any: the one unbound socket, else -1 */
 	int nl_fd;    /* under any: rtnetlink's link group, else -1 */
@@ -39,11 +42,12 @@ struct capture {
 	struct hosttab *hosts;
 	struct flow_totals totals;
 	struct watch w;
-	unsigned next_slot; /* the slot the next interface gets (never one used before) */
-	uint64_t no_slot;   /* frames without a slot at the last look (under any) */
-	int epoll_fd;	    /* the sockets' errors and rtnetlink, as one fd to poll */
-	int stats_fd;	    /* BPF_ENABLE_STATS, -1 when off */
-	__u64 run_cnt;	    /* the program's counters at the last capture_cost_ns() */
+	struct slots slots;    /* under any: which slots the interfaces hold */
+	unsigned long samples; /* samples taken: a slot released is reusable one later */
+	uint64_t no_slot;      /* frames without a slot at the last look (under any) */
+	int epoll_fd;	       /* the sockets' errors and rtnetlink, as one fd to poll */
+	int stats_fd;	       /* BPF_ENABLE_STATS, -1 when off */
+	__u64 run_cnt;	       /* the program's counters at the last capture_cost_ns() */
 	__u64 run_time_ns;
 	struct filefeed *feed; /* a capture file's frames on their way (capture_attach_file) */
 	unsigned generation;   /* how many times counting started over (count_afresh()) */
@@ -55,7 +59,7 @@ static void watch_init(struct watch *w)
 	size_t i;
 
 	memset(w, 0, sizeof(*w));
-	for (i = 0; i < WATCH_MAX; i++)
+	for (i = 0; i < LIST_MAX; i++)
 		w->socks[i] = -1;
 	w->any_sock = w->nl_fd = -1;
 }
@@ -64,7 +68,7 @@ static void watch_close(struct watch *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->nlinks; i++)
+	for (i = 0; i < w->nlinks && !w->any; i++)
 		rawsock_close(w->socks[i]);
 	rawsock_close(w->any_sock);
 	if (w->nl_fd >= 0)
@@ -160,9 +164,16 @@ static void unwatch(struct capture *c)
 	size_t i;
 
 	for (i = 0; i < c->w.nlinks; i++)
-		if (!c->w.links[i].gone && c->w.links[i].slot != FLOWTOP_SLOT_NONE)
+		if (!c->w.links[i].gone)
 			bpf_load_link_drop(c->skel, c->w.links[i].info.ifindex);
 	watch_close(&c->w);
+}
+
+/* The slots the sampler reads, [0, span): a list's (or a file's) one an entry, those
+ * ever given under any. */
+static unsigned slot_span(const struct capture *c)
+{
+	return c->w.any ? c->slots.span : (unsigned)c->w.nlinks + 1;
 }
 
 /* Counting starts over on what is now watched: the slots read, the conversations (their
@@ -170,7 +181,7 @@ static void unwatch(struct capture *c)
 static int count_afresh(struct capture *c)
 {
 	c->generation++;
-	sampler_set_slots(c->sampler, c->next_slot, capture_several(c));
+	sampler_set_slots(c->sampler, slot_span(c), capture_several(c));
 	sampler_set_convo(c->sampler, NULL);
 	return sampler_reset(c->sampler, c->hosts, &c->totals);
 }
@@ -178,8 +189,8 @@ static int count_afresh(struct capture *c)
 /* Binds a socket per listed interface into w; on failure nothing stays open. */
 static int open_list(struct capture *c, struct watch *w, const char *list, char *err, size_t errlen)
 {
-	char names[WATCH_MAX][IF_NAMESIZE];
-	int n = iface_split(list, names, WATCH_MAX, err, errlen), ret = 0;
+	char names[LIST_MAX][IF_NAMESIZE];
+	int n = iface_split(list, names, LIST_MAX, err, errlen), ret = 0;
 	size_t i, j;
 
 	for (i = 0; n > 0 && i < (size_t)n; i++) {
@@ -219,22 +230,85 @@ static int open_list(struct capture *c, struct watch *w, const char *list, char 
 	return 0;
 }
 
-/* Adds an interface that came under any (or was there before it); it gets a slot if one
- * is left and its index has a place in the filter's table, else its frames count in
- * FLOWTOP_SLOT_NONE. A link type flowtop does not know counts as if it had no link
- * header. false when there is no room to list it. */
+/* Under any: entry k (a gone interface's) leaves the list. */
+static void any_remove(struct capture *c, size_t k)
+{
+	memmove(&c->w.links[k], &c->w.links[k + 1], (c->w.nlinks - k - 1) * sizeof(c->w.links[0]));
+	c->w.nlinks--;
+}
+
+/* Under any: the slot of a gone interface, released a sample ago or more, is taken back:
+ * its counts are put aside (its totals, the hosts' bit) and the gone interface leaves
+ * the list. Returns where entry `keep` is now. */
+static size_t any_take_back(struct capture *c, unsigned slot, size_t keep)
+{
+	size_t k;
+
+	sampler_restart_slot(c->sampler, slot);
+	hosttab_forget_link(c->hosts, slot);
+	slots_free(&c->slots, slot);
+	for (k = 0; k < c->w.nlinks; k++)
+		if (c->w.links[k].gone && c->w.links[k].slot == slot) {
+			any_remove(c, k);
+			return keep > k ? keep - 1 : keep;
+		}
+	return keep;
+}
+
+/* Under any: gives entry k a slot when its index's place in the filter's table is its
+ * own and a slot is left. Without one, its frames count in FLOWTOP_SLOT_NONE, with
+ * their link header all the same when the place is its own (the table says its length;
+ * a link type flowtop does not know counts as if it had none). */
+static void any_give_slot(struct capture *c, size_t k)
+{
+	const struct iface_info *info = &c->w.links[k].info;
+	unsigned slot;
+
+	if (bpf_load_link_put(c->skel, info->ifindex, FLOWTOP_SLOT_NONE, info->link_hlen))
+		return; /* its place is another interface's, until that one goes */
+	slot = slots_pick(&c->slots, c->samples);
+	if (slot == FLOWTOP_SLOT_NONE)
+		return;
+	if (slots_state(&c->slots, slot) == SLOT_RELEASED)
+		k = any_take_back(c, slot, k);
+	info = &c->w.links[k].info;
+	if (bpf_load_link_put(c->skel, info->ifindex, slot, info->link_hlen))
+		return;
+	slots_hold(&c->slots, slot);
+	c->w.links[k].slot = slot;
+}
+
+/* Under any, the list full: a gone interface leaves it, one without a slot first, else
+ * one whose slot can be taken back. false when none can yet. */
+static bool any_make_room(struct capture *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->w.nlinks; k++)
+		if (c->w.links[k].gone && c->w.links[k].slot == FLOWTOP_SLOT_NONE) {
+			any_remove(c, k);
+			return true;
+		}
+	for (k = 0; k < c->w.nlinks; k++)
+		if (c->w.links[k].gone &&
+		    slots_reusable(&c->slots, c->w.links[k].slot, c->samples)) {
+			any_take_back(c, c->w.links[k].slot, 0);
+			return true;
+		}
+	return false;
+}
+
+/* Adds an interface that came under any (or was there before it), with a slot if it can
+ * have one (any_give_slot()). false when there is no room to list it. */
 static bool any_add(struct capture *c, const struct iface_info *info)
 {
-	struct iface_watch *l;
+	size_t k;
 
-	if (c->w.nlinks == WATCH_MAX)
+	if (c->w.nlinks == WATCH_MAX && !any_make_room(c))
 		return false;
-	l = &c->w.links[c->w.nlinks++];
-	*l = (struct iface_watch){ .info = *info, .slot = FLOWTOP_SLOT_NONE };
-	if (c->next_slot < FLOWTOP_MAX_SLOTS &&
-	    !bpf_load_link_put(c->skel, info->ifindex, c->next_slot, info->link_hlen))
-		l->slot = c->next_slot++;
-	sampler_set_slots(c->sampler, c->next_slot, capture_several(c));
+	k = c->w.nlinks++;
+	c->w.links[k] = (struct iface_watch){ .info = *info, .slot = FLOWTOP_SLOT_NONE };
+	any_give_slot(c, k);
 	return true;
 }
 
@@ -261,8 +335,9 @@ static void link_gone(struct capture *c, struct iface_watch *l, char *msg, size_
 {
 	l->gone = true;
 	l->info.up = l->info.running = false;
-	if (l->slot != FLOWTOP_SLOT_NONE)
-		bpf_load_link_drop(c->skel, l->info.ifindex);
+	bpf_load_link_drop(c->skel, l->info.ifindex); /* its slot, or its link header's length */
+	if (c->w.any)
+		slots_release(&c->slots, l->slot, c->samples);
 	say(msg, len, "disappeared", l->info.name);
 }
 
@@ -289,12 +364,15 @@ static void any_rescan(struct capture *c, char *msg, size_t len)
 		if (iface_get(i->if_name, &info) || info.ifindex != (int)i->if_index)
 			continue; /* renamed or gone since: the next event tells */
 		if (l) {
-			l->info = info; /* a new name, or up and down */
+			l->info = info;			  /* a new name, or up and down */
+			if (l->slot == FLOWTOP_SLOT_NONE) /* one may be free now */
+				any_give_slot(c, (size_t)(l - c->w.links));
 		} else if (any_add(c, &info)) {
 			say(msg, len, "appeared", info.name);
 		}
 	}
 	if_freenameindex(all);
+	sampler_set_slots(c->sampler, slot_span(c), true);
 }
 
 /* Under any: one unbound socket, and rtnetlink to follow the interfaces. */
@@ -374,10 +452,10 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 	unwatch(c);
 	c->w = *next;
 	free(next);
-	c->next_slot = 1;
 	c->no_slot = 0;
-	for (i = 0; i < c->w.nlinks; i++) { /* a list's; none yet under any */
-		c->w.links[i].slot = c->next_slot++;
+	slots_reset(&c->slots);
+	for (i = 0; i < c->w.nlinks && !c->w.any; i++) { /* a list's; none yet under any */
+		c->w.links[i].slot = (unsigned)i + 1;
 		bpf_load_link_put(c->skel, c->w.links[i].info.ifindex, c->w.links[i].slot,
 				  c->w.links[i].info.link_hlen);
 		poll_fd(c, c->w.socks[i], 0); /* EPOLLERR: down or gone */
@@ -412,7 +490,6 @@ int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char
 					     .supported = true },
 				   .slot = 1 };
 	snprintf(l->info.name, sizeof(l->info.name), "file");
-	c->next_slot = 2;
 	if (!c->feed)
 		c->feed = filefeed_new(c->skel);
 	if (!c->feed) {
@@ -440,7 +517,10 @@ int capture_flush(struct capture *c)
 
 int capture_sample(struct capture *c, double interval)
 {
-	return sampler_read(c->sampler, c->hosts, &c->totals, interval);
+	int err = sampler_read(c->sampler, c->hosts, &c->totals, interval);
+
+	c->samples += !err;
+	return err;
 }
 
 uint64_t capture_drain(struct capture *c)
@@ -520,8 +600,8 @@ int capture_link_event(struct capture *c, char *msg, size_t len)
 	if (c->w.any) {
 		any_events(c, msg, len);
 		/* frames of an interface without a slot, which rtnetlink did not tell of (its
-		 * events dropped, or its index's place was taken): look again */
-		if (c->next_slot < FLOWTOP_MAX_SLOTS && c->totals.nslots &&
+		 * events dropped), or which had none to take: look again if one is free */
+		if (slots_pick(&c->slots, c->samples) != FLOWTOP_SLOT_NONE && c->totals.nslots &&
 		    c->totals.slot_total[FLOWTOP_SLOT_NONE].frames != c->no_slot) {
 			c->no_slot = c->totals.slot_total[FLOWTOP_SLOT_NONE].frames;
 			any_rescan(c, msg, len);

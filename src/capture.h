@@ -22,6 +22,11 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 void capture_free(struct capture *c);
 
 #define CAPTURE_NAME_LEN 1024 /* the longest -i list */
+/* Interfaces listed under any at once: each with its name and its link header's length
+ * in the filter's table, FLOWTOP_MAX_SLOTS - 1 of them with counters of their own (the
+ * rest count as "other interfaces"). A gone one leaves the list when its slot or its
+ * place is needed. */
+#define CAPTURE_ANY_MAX 1024
 
 /* Moves the loaded program to ifname: one interface, a list "eth0,wg0" (a bound socket
  * each), or "any" (one unbound socket: every interface, those that come later too).

@@ -322,6 +322,19 @@ int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow
 	return 0;
 }
 
+void hosttab_forget_link(struct hosttab *t, unsigned slot)
+{
+	uint64_t bit = link_bit(slot);
+	size_t i;
+
+	if (!link_bit_own(slot))
+		return;
+	for (i = 0; i < t->count; i++)
+		if (t->hosts[i].links & bit)
+			t->hosts[i].links =
+			    (t->hosts[i].links & ~bit) | link_bit(FLOWTOP_SLOT_NONE);
+}
+
 void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int stage)
 {
 	size_t i;

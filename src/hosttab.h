@@ -73,11 +73,28 @@ void hosttab_free(struct hosttab *t);
 /* Forgets every host and "other" (a new interface). */
 void hosttab_clear(struct hosttab *t);
 
-/* The bit of host.links that stands for slot `slot`: slots past 63 share bit 0 with
- * FLOWTOP_SLOT_NONE, "another interface". */
+/* host.links, the interfaces a host was seen on: the rule every output reads it by.
+ * Slots 1 .. LINK_BITS - 1 have a bit of their own; FLOWTOP_SLOT_NONE and the slots past
+ * them share bit 0, "another interface". */
+#define LINK_BITS 64
+
+/* The bit of host.links that stands for slot `slot`. */
 static inline uint64_t link_bit(unsigned slot)
 {
-	return 1ull << (slot < 64 ? slot : 0);
+	return 1ull << (slot < LINK_BITS ? slot : 0);
+}
+
+/* Whether slot `slot` has a bit of its own: then an interface's name, else "other". */
+static inline bool link_bit_own(unsigned slot)
+{
+	return slot != FLOWTOP_SLOT_NONE && slot < LINK_BITS;
+}
+
+/* The slot whose bit comes k-th (0 <= k < LINK_BITS) when the bits are named: the
+ * interfaces' in slot order, "other" last. */
+static inline unsigned link_bit_nth(unsigned k)
+{
+	return (k + 1) % LINK_BITS;
 }
 
 /* Adds `frames` frames of `bytes` in all to key, as their sender (tx) or receiver, seen
@@ -90,6 +107,9 @@ static inline int hosttab_add_frame(struct hosttab *t, const struct flow_key *ke
 {
 	return hosttab_add_frames(t, key, tx, 1, bytes, links);
 }
+/* Slot `slot` is another interface's from now on: the hosts seen on the one that held
+ * it were seen on "another interface" (a bit of its own only; O(hosts)). */
+void hosttab_forget_link(struct hosttab *t, unsigned slot);
 /* Makes room for `more` new hosts (up to the table's bound), so that adding them
  * cannot fail: what a caller that must add all or nothing calls first. 0 or -ENOMEM. */
 int hosttab_reserve(struct hosttab *t, size_t more);

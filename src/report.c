@@ -120,8 +120,8 @@ static void host_links(const struct report *r, const struct host *h,
 	size_t i;
 
 	for (i = 0; i < r->nlinks; i++)
-		if (!h->links || (h->links & link_bit(r->links[i].slot) &&
-				  r->links[i].slot != FLOWTOP_SLOT_NONE && r->links[i].slot < 64)) {
+		if (!h->links ||
+		    (link_bit_own(r->links[i].slot) && h->links & link_bit(r->links[i].slot))) {
 			fn(f, r->links[i].info.name, first);
 			first = false;
 		}

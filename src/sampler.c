@@ -40,8 +40,11 @@ struct sampler {
 	uint64_t found[FLOWTOP_MAX_SLOTS]; /* address updates the spill map's reads
 					    * attributed, per slot */
 	uint64_t lost[FLOWTOP_MAX_SLOTS];  /* updates known lost to hosts (sampler_read) */
-	bool no_batch;			   /* the kernel refused batch lookups once */
-	struct convo *convo;		   /* the focused address's conversations, or NULL */
+	/* each slot's counters as the last sample read them, and as they were when the
+	 * slot's interface took it (sampler_restart_slot()): what the totals show of it */
+	struct flow_stats raw[FLOWTOP_MAX_SLOTS], base[FLOWTOP_MAX_SLOTS];
+	bool no_batch;	     /* the kernel refused batch lookups once */
+	struct convo *convo; /* the focused address's conversations, or NULL */
 };
 
 static size_t page_round(size_t n)
@@ -254,6 +257,19 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 	for (c = 0; c < s->m.ncpus; c++)
 		n += drain_cpu(s, t, c);
 	return n;
+}
+
+void sampler_restart_slot(struct sampler *s, unsigned slot)
+{
+	if (slot == FLOWTOP_SLOT_NONE || slot >= FLOWTOP_MAX_SLOTS)
+		return;
+		/* what the slot's interface had counted moves to FLOWTOP_SLOT_NONE's totals (a base
+		 * below its counters: unsigned, so it wraps and the difference comes out right) */
+#define MOVE(f, json, text, family, help)                                                          \
+	s->base[FLOWTOP_SLOT_NONE].f -= s->raw[slot].f - s->base[slot].f;                          \
+	s->base[slot].f = s->raw[slot].f;
+	FLOW_STATS_FIELDS(MOVE)
+#undef MOVE
 }
 
 void sampler_set_convo(struct sampler *s, struct convo *c)
@@ -507,16 +523,21 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 		slot_now[i].lost = s->lost[i];
 		now.lost += s->lost[i];
 	}
+	/* each slot's: what it gained since the last sample, and what its interface counted
+	 * since it took the slot */
+	for (i = 0; i < s->nslots; i++) {
+		stats_delta(&totals->slot_delta[i], &slot_now[i], &s->raw[i]);
+		s->raw[i] = slot_now[i];
+#define SINCE(f, json, text, family, help) totals->slot_total[i].f = slot_now[i].f - s->base[i].f;
+		FLOW_STATS_FIELDS(SINCE)
+#undef SINCE
+	}
 	hosttab_end(t, interval);
 	if (s->convo)
 		convo_end(s->convo, interval);
 
 	stats_delta(&totals->delta, &now, &totals->total);
 	totals->total = now;
-	for (i = 0; i < s->nslots; i++) {
-		stats_delta(&totals->slot_delta[i], &slot_now[i], &totals->slot_total[i]);
-		totals->slot_total[i] = slot_now[i];
-	}
 	totals->nslots = s->nslots;
 	table_totals(totals, t);
 	totals->interval = interval;
@@ -544,6 +565,8 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 	s->spilled_read = 0;
 	memset(s->found, 0, sizeof(s->found));
 	memset(s->lost, 0, sizeof(s->lost));
+	memset(s->raw, 0, sizeof(s->raw));
+	memset(s->base, 0, sizeof(s->base));
 	memset(s->stats, 0, s->m.ncpus * sizeof(*s->stats));
 	for (slot = 0; slot < FLOWTOP_MAX_SLOTS; slot++) {
 		err = bpf_map_update_elem(s->m.stats_fd, &slot, s->stats, BPF_ANY);

@@ -37,7 +37,8 @@ static inline uint64_t stats_value(const struct flow_stats *s, const struct stat
 struct flow_totals {
 	struct flow_stats total; /* cumulative since attach (FLOW_STATS_FIELDS) */
 	struct flow_stats delta; /* added during the last interval */
-	struct flow_stats slot_total[FLOWTOP_MAX_SLOTS]; /* the same of each slot in use */
+	/* the same of each slot in use, since its interface took it */
+	struct flow_stats slot_total[FLOWTOP_MAX_SLOTS];
 	struct flow_stats slot_delta[FLOWTOP_MAX_SLOTS];
 	unsigned nslots;	    /* slots read: [0, nslots) */
 	struct flow_counters other; /* what the hosts that left the table had counted */
@@ -89,6 +90,12 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
  * interfaces); with track_links the hosts learn which interfaces they were seen on
  * (host.links). */
 void sampler_set_slots(struct sampler *s, unsigned nslots, bool track_links);
+
+/* Slot `slot` goes to another interface: from the next sample on, its totals count
+ * from what the last sample read of it, and what it had counted is FLOWTOP_SLOT_NONE's,
+ * "other interfaces" (so the slots still add up to the total). Call it once the slot's
+ * last frames were sampled (no frame can have come since: its interface is gone). */
+void sampler_restart_slot(struct sampler *s, unsigned slot);
 
 /* From now on, also feeds every frame the rings carry to c (NULL: none), and closes
  * its samples with the table's. c is not owned. */

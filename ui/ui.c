@@ -232,7 +232,7 @@ void ui_follow_links(struct ui *u)
 	memset(u->main.link_names, 0, sizeof(u->main.link_names));
 	u->main.several = capture_several(u->cap);
 	for (i = 0; i < n; i++)
-		if (l[i].slot != FLOWTOP_SLOT_NONE && l[i].slot < 64)
+		if (link_bit_own(l[i].slot))
 			u->main.link_names[l[i].slot] = l[i].info.name;
 	u->main.link_names[FLOWTOP_SLOT_NONE] = "other";
 }

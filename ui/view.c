@@ -105,11 +105,11 @@ static int reserve(void **p, size_t *cap, size_t n, size_t size)
 static void ifaces_text(const struct view *v, uint64_t links, char *buf, size_t len)
 {
 	size_t used = 0;
-	unsigned b;
+	unsigned k;
 
 	buf[0] = '\0';
-	for (b = 1; b <= 64 && used + 1 < len; b++) {
-		unsigned bit = b % 64;
+	for (k = 0; k < LINK_BITS && used + 1 < len; k++) {
+		unsigned bit = link_bit_nth(k);
 		int n;
 
 		if (!(links >> bit & 1) || !v->link_names[bit])

@@ -35,7 +35,7 @@ struct view {
 	const struct group_opts *member_of; /* only the hosts of the group member_key of */
 	struct flow_key member_key;	    /* this grouping (an opened group), or NULL */
 	struct geo *geo_db;		    /* AS names for them, or NULL */
-	const char *link_names[64];	    /* the name of host.links' bit n (NULL: none) */
+	const char *link_names[LINK_BITS];  /* the name of host.links' bit n (NULL: none) */
 	unsigned per_frame;	 /* entries each frame is in, for SHARE: 2 in the host table
 				  * (source, destination), 1 in a conversation's peers */
 	size_t selected;	 /* row index */

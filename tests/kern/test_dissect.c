@@ -975,7 +975,7 @@ static void test_slots_by_ifindex(void)
 	ASSERT_EQ(bpf_load_link_put(r.skel, 1 + FLOWTOP_LINK_INDEX, 2, 0), 0);
 	ASSERT_EQ(bpf_load_link_put(r.skel, 1, 3, 0), -EBUSY); /* its place is taken */
 	ASSERT_OK(bpf_load_link_drop(r.skel, 1 + FLOWTOP_LINK_INDEX));
-	ASSERT_EQ(bpf_load_link_put(r.skel, 1, 0, 0), -EINVAL);
+	ASSERT_EQ(bpf_load_link_put(r.skel, 1, FLOWTOP_MAX_SLOTS, 0), -EINVAL);
 	/* a full ring: the spill map's keys carry the slot too (D4 and E4 in turn, so that
 	 * no two frames in a row are one record's) */
 	ASSERT_OK(bpf_load_link_put(r.skel, 1, 4, ETH_HLEN));
@@ -1005,6 +1005,55 @@ static void test_slots_by_ifindex(void)
 		ASSERT_EQ(host(D4)->links, link_bit(4));
 		ASSERT_EQ(host(B4)->total.rx_packets, 75);
 		ASSERT_EQ(host(B4)->links, link_bit(FLOWTOP_SLOT_NONE) | link_bit(4) | link_bit(5));
+	}
+	rig_close(&r);
+}
+
+/* Under any, an interface left without a slot (all held) still has its link header's
+ * length in the links array: its frames count in FLOWTOP_SLOT_NONE with their bytes on
+ * the wire. A slot that goes to another interface (sampler_restart_slot()) counts the
+ * new one's from zero, the gone one's in FLOWTOP_SLOT_NONE's, and the totals stay the
+ * sum of everything. */
+static void test_slot_none_and_slot_reuse(void)
+{
+	struct frame f;
+	struct rig r;
+	int i;
+
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 }))
+		return;
+	sampler_set_slots(r.ss, 3, true);
+	ASSERT_OK(bpf_load_link_put(r.skel, 1, FLOWTOP_SLOT_NONE, ETH_HLEN));
+	eth(&f, ETH_P_IP), ipv4(&f, A4, B4, IPPROTO_UDP), udp(&f);
+	for (i = 0; i < 3; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	if (ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
+		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].frames, 3);
+		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].bytes, 3 * f.len);
+		ASSERT_EQ(host(A4)->total.tx_bytes, 3 * f.len);
+	}
+	/* slot 2: one interface's 4 frames, then (it gone, its slot restarted) another's 5 */
+	ASSERT_OK(bpf_load_link_put(r.skel, 1, 2, ETH_HLEN));
+	for (i = 0; i < 4; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	if (ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0)))
+		ASSERT_EQ(totals.slot_total[2].frames, 4);
+	ASSERT_OK(bpf_load_link_drop(r.skel, 1));
+	sampler_restart_slot(r.ss, 2);
+	ASSERT_OK(bpf_load_link_put(r.skel, 1, 2, 0));
+	for (i = 0; i < 5; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	if (ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
+		ASSERT_EQ(totals.slot_total[2].frames, 5);
+		ASSERT_EQ(totals.slot_total[2].bytes, 5 * (f.len - ETH_HLEN));
+		ASSERT_EQ(totals.slot_delta[2].frames, 5);
+		ASSERT_EQ(totals.total.frames, 12);
+		ASSERT_EQ(totals.delta.frames, 5);
+		/* the gone interface's 4 are "other interfaces" now, beside the 3 without a
+		 * slot: the slots add up to the total, and no delta came of the move */
+		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].frames, 3 + 4);
+		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].bytes, 3 * f.len + 4 * f.len);
+		ASSERT_EQ(totals.slot_delta[FLOWTOP_SLOT_NONE].frames, 0);
 	}
 	rig_close(&r);
 }
@@ -1506,6 +1555,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_truncation_at_every_boundary);
 	RUN_TEST(test_no_link_header);
 	RUN_TEST(test_slots_by_ifindex);
+	RUN_TEST(test_slot_none_and_slot_reuse);
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_records_join_their_pair);
 	RUN_TEST(test_records_of_both_families);
