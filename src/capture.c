@@ -22,12 +22,13 @@
 #include "rawsock.h"
 #include "slots.h"
 
-#define LIST_MAX  (FLOWTOP_MAX_SLOTS - 1) /* a slot each; slot 0 is FLOWTOP_SLOT_NONE's */
+#define LIST_MAX IFACE_NAMES_MAX /* a slot each; slot 0 is FLOWTOP_SLOT_NONE's */
+_Static_assert(LIST_MAX == FLOWTOP_MAX_SLOTS - 1, "a listed interface has a slot");
 #define WATCH_MAX CAPTURE_ANY_MAX
 
 /* What one attach watches: the interfaces and the sockets the filter runs on. */
 struct watch {
-	char name[CAPTURE_NAME_LEN]; /* as asked: "eth0", "eth0,wg0" or "any" */
+	char name[IFACE_NAMES_LEN]; /* as asked: "eth0", "eth0,wg0" or "any" */
 	bool any;
 	struct iface_watch links[WATCH_MAX];
 	int socks[LIST_MAX]; /* a list's bound sockets, -1 once their interface is gone */
@@ -187,13 +188,16 @@ static int count_afresh(struct capture *c)
 }
 
 /* Binds a socket per listed interface into w; on failure nothing stays open. */
-static int open_list(struct capture *c, struct watch *w, const char *list, char *err, size_t errlen)
+static int open_list(struct capture *c, struct watch *w, const struct iface_names *list, char *err,
+		     size_t errlen)
 {
-	char names[LIST_MAX][IF_NAMESIZE];
-	int n = iface_split(list, names, LIST_MAX, err, errlen), ret = 0;
+	const char(*names)[IF_NAMESIZE] = list->names;
 	size_t i, j;
+	int ret = list->n ? 0 : -EINVAL;
 
-	for (i = 0; n > 0 && i < (size_t)n; i++) {
+	if (ret)
+		snprintf(err, errlen, "no interface to watch");
+	for (i = 0; i < list->n; i++) {
 		struct iface_info *info = &w->links[i].info;
 
 		ret = iface_get_watchable(names[i], info, err, errlen);
@@ -222,11 +226,11 @@ static int open_list(struct capture *c, struct watch *w, const char *list, char 
 			break;
 		}
 	}
-	if (n < 0 || ret < 0) {
+	if (ret < 0) {
 		watch_close(w);
-		return n < 0 ? n : ret;
+		return ret;
 	}
-	snprintf(w->name, sizeof(w->name), "%s", list);
+	snprintf(w->name, sizeof(w->name), "%s", list->text);
 	return 0;
 }
 
@@ -428,8 +432,9 @@ static int arm(struct capture *c, const char *ifname, char *err, size_t errlen)
 	return 0;
 }
 
-int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen)
+int capture_attach(struct capture *c, const struct iface_names *ifaces, char *err, size_t errlen)
 {
+	const char *ifname = ifaces->text;
 	struct watch *next = malloc(sizeof(*next));
 	size_t i;
 	int ret;
@@ -441,8 +446,8 @@ int capture_attach(struct capture *c, const char *ifname, char *err, size_t errl
 	watch_init(next);
 	/* The new sockets are prepared and bound while the current ones still count, so a
 	 * failure up to here leaves everything as it was. */
-	ret = strcmp(ifname, IFACE_ANY) ? open_list(c, next, ifname, err, errlen)
-					: open_any(c, next, err, errlen);
+	ret =
+	    ifaces->any ? open_any(c, next, err, errlen) : open_list(c, next, ifaces, err, errlen);
 	if (ret) {
 		free(next);
 		return ret;

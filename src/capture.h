@@ -21,19 +21,18 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 			    size_t errlen);
 void capture_free(struct capture *c);
 
-#define CAPTURE_NAME_LEN 1024 /* the longest -i list */
 /* Interfaces listed under any at once: each with its name and its link header's length
  * in the filter's table, FLOWTOP_MAX_SLOTS - 1 of them with counters of their own (the
  * rest count as "other interfaces"). A gone one leaves the list when its slot or its
  * place is needed. */
 #define CAPTURE_ANY_MAX 1024
 
-/* Moves the loaded program to ifname: one interface, a list "eth0,wg0" (a bound socket
+/* Moves the loaded program to ifaces: one interface, a list "eth0,wg0" (a bound socket
  * each), or "any" (one unbound socket: every interface, those that come later too).
  * The new sockets are prepared and bound, then the old ones closed and the counters
  * emptied. When one cannot be opened or bound, the current interfaces stay attached,
  * their counters untouched, and err says why. 0 or -errno. */
-int capture_attach(struct capture *c, const char *ifname, char *err, size_t errlen);
+int capture_attach(struct capture *c, const struct iface_names *ifaces, char *err, size_t errlen);
 
 /* For a capture file (name: its path) instead of interfaces: no socket; the frames come
  * through capture_feed(), with a link header of hlen bytes. 0 or -errno. */

@@ -218,7 +218,6 @@ static int parse_double(const char *s, double min, double max, double *out)
 enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *out, char *err,
 			  size_t errlen)
 {
-	char names[FLOWTOP_MAX_SLOTS - 1][IF_NAMESIZE];
 	bool speed_given = false;
 	unsigned long v;
 	int c;
@@ -239,13 +238,8 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 	       -1) {
 		switch (c) {
 		case 'i':
-			if (strlen(optarg) >= sizeof(opts->iface))
-				return usage_error(err, errlen,
-						   "interface list too long (%zu bytes)",
-						   sizeof(opts->iface) - 1);
-			if (iface_split(optarg, names, FLOWTOP_MAX_SLOTS - 1, err, errlen) < 0)
+			if (iface_names_parse(&opts->iface, optarg, err, errlen))
 				return CLI_USAGE;
-			strcpy(opts->iface, optarg);
 			break;
 		case 'd':
 			if (parse_double(optarg, MIN_DELAY, MAX_DELAY, &opts->delay))
@@ -415,7 +409,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (opts->json && !opts->batch)
 		return usage_error(err, errlen, "--json needs -b/--batch");
-	if (opts->read && opts->iface[0])
+	if (opts->read && opts->iface.text[0])
 		return usage_error(err, errlen,
 				   "-r reads a capture file, -i watches interfaces: "
 				   "one or the other");

@@ -9,6 +9,7 @@
 
 #include "filter.h"
 #include "groups.h"
+#include "iface.h"
 
 #define FLOWTOP_VERSION		"0.2.0"
 #define CLI_DEFAULT_LIMIT	100  /* -L */
@@ -22,31 +23,31 @@ enum cli_color {
 };
 
 struct cli_opts {
-	char iface[1024];	 /* -i: one, a list "eth0,wg0", or "any"; empty: the
-				  * default interface */
-	const char *read;	 /* -r: the capture file to read, or NULL */
-	double delay;		 /* seconds between samples */
-	double speed;		 /* --speed: a replay's pace against the capture's, 0: at once */
-	long iterations;	 /* samples to take, 0 for no limit */
-	bool batch;		 /* -b: print samples instead of the screen */
-	bool json;		 /* --json: batch samples as JSON Lines */
-	unsigned max_hosts;	 /* -m: hosts the table holds */
-	unsigned limit;		 /* -L: hosts printed per batch sample, 0 for all */
-	const char *snapshot;	 /* -o: write the final table here on exit */
-	bool verbose;		 /* -v: libbpf's debug output */
-	int sort_column;	 /* -s: the screen's sort column (enum col_id) */
-	struct filter filter;	 /* -f: rows shown and printed */
-	bool numeric;		 /* -N: no reverse DNS names on the screen */
-	const char *user;	 /* -u: the user to become once attached, or NULL */
-	const char *netns;	 /* --netns: the network namespace to watch in, or NULL */
-	const char *listen;	 /* --listen [ADDR:]PORT: serve /metrics, or NULL */
-	unsigned metrics_top;	 /* --metrics-top: hosts with series of their own */
-	unsigned ring_mib;	 /* --ring-memory: MiB for all the rings together */
-	bool headless;		 /* set by main: --listen with neither a terminal nor -b */
-	enum cli_color color;	 /* --color */
-	bool no_mouse;		 /* --no-mouse: the terminal keeps the mouse */
-	struct group_opts group; /* --group, --prefix: rows by host, prefix, AS, country */
-	const char *geo_db;	 /* --geo-db: the location database, or NULL: libloc's */
+	struct iface_names iface; /* -i: one, a list "eth0,wg0", or "any"; empty: the
+				   * default interface */
+	const char *read;	  /* -r: the capture file to read, or NULL */
+	double delay;		  /* seconds between samples */
+	double speed;		  /* --speed: a replay's pace against the capture's, 0: at once */
+	long iterations;	  /* samples to take, 0 for no limit */
+	bool batch;		  /* -b: print samples instead of the screen */
+	bool json;		  /* --json: batch samples as JSON Lines */
+	unsigned max_hosts;	  /* -m: hosts the table holds */
+	unsigned limit;		  /* -L: hosts printed per batch sample, 0 for all */
+	const char *snapshot;	  /* -o: write the final table here on exit */
+	bool verbose;		  /* -v: libbpf's debug output */
+	int sort_column;	  /* -s: the screen's sort column (enum col_id) */
+	struct filter filter;	  /* -f: rows shown and printed */
+	bool numeric;		  /* -N: no reverse DNS names on the screen */
+	const char *user;	  /* -u: the user to become once attached, or NULL */
+	const char *netns;	  /* --netns: the network namespace to watch in, or NULL */
+	const char *listen;	  /* --listen [ADDR:]PORT: serve /metrics, or NULL */
+	unsigned metrics_top;	  /* --metrics-top: hosts with series of their own */
+	unsigned ring_mib;	  /* --ring-memory: MiB for all the rings together */
+	bool headless;		  /* set by main: --listen with neither a terminal nor -b */
+	enum cli_color color;	  /* --color */
+	bool no_mouse;		  /* --no-mouse: the terminal keeps the mouse */
+	struct group_opts group;  /* --group, --prefix: rows by host, prefix, AS, country */
+	const char *geo_db;	  /* --geo-db: the location database, or NULL: libloc's */
 	enum group_by metrics_group; /* --metrics-group: series per AS or country too */
 	unsigned columns;	     /* --columns: the optional columns shown (VIEW_AS...) */
 };

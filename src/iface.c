@@ -223,3 +223,54 @@ int iface_get_watchable(const char *name, struct iface_info *info, char *err, si
 	}
 	return 0;
 }
+
+int iface_names_parse(struct iface_names *l, const char *text, char *err, size_t errlen)
+{
+	int n;
+
+	iface_names_clear(l);
+	if (strlen(text) >= sizeof(l->text)) {
+		snprintf(err, errlen, "interface list too long (%zu bytes)", sizeof(l->text) - 1);
+		return -EINVAL;
+	}
+	if (!strcmp(text, IFACE_ANY)) {
+		l->any = true;
+	} else {
+		n = iface_split(text, l->names, IFACE_NAMES_MAX, err, errlen);
+		if (n < 0)
+			return n;
+		l->n = (size_t)n;
+	}
+	strcpy(l->text, text);
+	return 0;
+}
+
+void iface_names_clear(struct iface_names *l)
+{
+	l->text[0] = '\0';
+	l->n = 0;
+	l->any = false;
+}
+
+int iface_names_add(struct iface_names *l, const char *name)
+{
+	size_t len = strlen(name), used = strlen(l->text), i;
+
+	if (l->any)
+		return 0;
+	if (!strcmp(name, IFACE_ANY)) {
+		l->any = true;
+		l->n = 0;
+		strcpy(l->text, IFACE_ANY);
+		return 0;
+	}
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], name))
+			return 0;
+	if (!len || len >= IF_NAMESIZE || l->n == IFACE_NAMES_MAX ||
+	    used + len + 2 > sizeof(l->text))
+		return -EINVAL;
+	strcpy(l->names[l->n++], name);
+	snprintf(l->text + used, sizeof(l->text) - used, "%s%s", used ? "," : "", name);
+	return 0;
+}

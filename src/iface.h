@@ -27,6 +27,27 @@ struct iface_watch {
 
 #define IFACE_ANY "any" /* -i any: every interface, those that come later too */
 
+#define IFACE_NAMES_MAX 255  /* interfaces of a list: a slot each (FLOWTOP_MAX_SLOTS - 1) */
+#define IFACE_NAMES_LEN 1024 /* the longest list as text, its NUL included */
+
+/* What -i asks for, parsed once (iface_names_parse()) and handed as it is to what
+ * checks, attaches and shows it: "any", or interfaces by name. */
+struct iface_names {
+	char text[IFACE_NAMES_LEN];		  /* "eth0", "eth0,wg0" or "any"; "": none */
+	char names[IFACE_NAMES_MAX][IF_NAMESIZE]; /* a list's, each once, in order */
+	size_t n;				  /* 0 under any */
+	bool any;
+};
+
+/* Parses "any" or a list "eth0,wg0" into l. 0, or -EINVAL with the reason in err (too
+ * long, an empty or too long name, more than IFACE_NAMES_MAX). */
+int iface_names_parse(struct iface_names *l, const char *text, char *err, size_t errlen);
+/* l empty (n 0, text ""), then what iface_names_add() makes it. */
+void iface_names_clear(struct iface_names *l);
+/* Adds name to l, or makes l "any" for IFACE_ANY (for good: a name then changes
+ * nothing). -EINVAL when it does not fit or is no name; a name listed already is 0. */
+int iface_names_add(struct iface_names *l, const char *name);
+
 /* Splits an -i list, "eth0,wg0", into names[0..max-1], each once. Returns how many, or
  * -EINVAL with the reason in err (an empty or too long name, more than max). */
 int iface_split(const char *list, char (*names)[IF_NAMESIZE], size_t max, char *err, size_t errlen);

@@ -64,21 +64,18 @@ static int lookup_user(const char *name, struct caps_user *user, char *err, size
 
 /* Whether every interface of an -i list exists and has a link header flowtop knows:
  * said before the capabilities are checked, as a usage error. 0 or -errno. */
-static int check_ifaces(const char *list, char *err, size_t errlen)
+static int check_ifaces(const struct iface_names *l, char *err, size_t errlen)
 {
-	static char names[FLOWTOP_MAX_SLOTS][IF_NAMESIZE];
 	struct iface_info info;
-	int n, i, ret;
+	size_t i;
+	int ret;
 
-	if (!strcmp(list, IFACE_ANY))
-		return 0;
-	n = iface_split(list, names, FLOWTOP_MAX_SLOTS - 1, err, errlen);
-	for (i = 0; i < n; i++) {
-		ret = iface_get_watchable(names[i], &info, err, errlen);
+	for (i = 0; i < l->n; i++) {
+		ret = iface_get_watchable(l->names[i], &info, err, errlen);
 		if (ret)
 			return ret;
 	}
-	return n < 0 ? n : 0;
+	return 0;
 }
 
 /* The location database (AS and country), when there is one; that there is none is
@@ -188,9 +185,13 @@ int main(int argc, char **argv)
 	 * route and the sockets are then the namespace's (switching needs no setns) */
 	if (opts.netns && netns_enter(opts.netns, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
-	if (!opts.iface[0])
-		iface_default(opts.iface);
-	if (check_ifaces(opts.iface, err, sizeof(err)))
+	if (!opts.iface.text[0]) {
+		char name[IF_NAMESIZE];
+
+		iface_default(name);
+		iface_names_add(&opts.iface, name);
+	}
+	if (check_ifaces(&opts.iface, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
 	if (opts.user && lookup_user(opts.user, &user, err, sizeof(err)))
 		return fail(&opts, EXIT_USAGE, err);
@@ -207,7 +208,7 @@ int main(int argc, char **argv)
 			  sizeof(err));
 	if (!cap)
 		return fail(&opts, errno == EOPNOTSUPP ? EXIT_USAGE : EXIT_FAILURE_, err);
-	ret = capture_attach(cap, opts.iface, err, sizeof(err));
+	ret = capture_attach(cap, &opts.iface, err, sizeof(err));
 	if (ret) {
 		capture_free(cap);
 		return fail(&opts,

@@ -56,12 +56,12 @@ void ui_open_picker(struct ui *u)
 		if_freenameindex(all);
 }
 
-static void switch_to(struct ui *u, const char *name)
+static void switch_to(struct ui *u, const struct iface_names *ifaces)
 {
 	char err[512];
 
 	ui_close_conversations(u); /* its peers are these interfaces' */
-	if (capture_attach(u->cap, name, err, sizeof(err))) {
+	if (capture_attach(u->cap, ifaces, err, sizeof(err))) {
 		ui_status(u, "%s; still watching %s", err, capture_name(u->cap));
 		return;
 	}
@@ -72,31 +72,21 @@ static void switch_to(struct ui *u, const char *name)
 	capture_cost_ns(u->cap);
 	ui_follow_links(u);
 	ui_rebuild(u);
-	ui_status(u, "now watching %s: counters start over", name);
+	ui_status(u, "now watching %s: counters start over", ifaces->text);
 }
 
-/* What Enter picks: the marked interfaces joined by commas ("any" among them wins),
- * or the one selected. */
-static void picked(const struct ui *u, char *list, size_t len)
+/* What Enter picks: the marked interfaces ("any" among them wins), or the one
+ * selected. */
+static void picked(const struct ui *u, struct iface_names *list)
 {
-	size_t used = 0;
 	int i;
 
-	list[0] = '\0';
-	for (i = 0; i < u->picker_count; i++) {
-		if (!u->picker_marked[i])
-			continue;
-		if (!strcmp(u->picker_names[i], IFACE_ANY)) {
-			snprintf(list, len, IFACE_ANY);
-			return;
-		}
-		if (used + strlen(u->picker_names[i]) + 2 > len)
-			break;
-		used += (size_t)snprintf(list + used, len - used, "%s%s", used ? "," : "",
-					 u->picker_names[i]);
-	}
-	if (!used)
-		snprintf(list, len, "%s", u->picker_names[u->picker_selected]);
+	iface_names_clear(list);
+	for (i = 0; i < u->picker_count; i++)
+		if (u->picker_marked[i] && iface_names_add(list, u->picker_names[i]))
+			break; /* as many as a list holds */
+	if (!list->text[0])
+		iface_names_add(list, u->picker_names[u->picker_selected]);
 }
 
 void ui_picker_key(struct ui *u, int ch)
@@ -108,11 +98,11 @@ void ui_picker_key(struct ui *u, int ch)
 	else if (ch == ' ')
 		u->picker_marked[u->picker_selected] = !u->picker_marked[u->picker_selected];
 	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-		char list[CAPTURE_NAME_LEN];
+		static struct iface_names list; /* 4 KiB: not on the stack */
 
-		picked(u, list, sizeof(list));
+		picked(u, &list);
 		u->picker_count = 0;
-		switch_to(u, list);
+		switch_to(u, &list);
 	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
 		u->picker_count = 0;
 }

@@ -38,7 +38,7 @@ static void test_defaults(void)
 	struct cli_opts o;
 
 	ASSERT_EQ(parse(&o, (const char *const[]){ NULL }), CLI_RUN);
-	ASSERT_STREQ(o.iface, "");
+	ASSERT_STREQ(o.iface.text, "");
 	ASSERT_DBL(o.delay, 1.0);
 	ASSERT_EQ(o.iterations, 0);
 	ASSERT_EQ(o.max_hosts, 65536);
@@ -52,7 +52,7 @@ static void test_all_options(void)
 	ASSERT_EQ(PARSE(&o, "-i", "veth0", "-d", "0.25", "-n", "3", "-b", "--json", "-m", "64",
 			"-o", "out.csv"),
 		  CLI_RUN);
-	ASSERT_STREQ(o.iface, "veth0");
+	ASSERT_STREQ(o.iface.text, "veth0");
 	ASSERT_DBL(o.delay, 0.25);
 	ASSERT_EQ(o.iterations, 3);
 	ASSERT_TRUE(o.batch && o.json);
@@ -61,7 +61,7 @@ static void test_all_options(void)
 	ASSERT_EQ(PARSE(&o, "--interface=lo", "--delay=2", "--iterations=1", "--batch",
 			"--max-hosts=1", "--snapshot=x"),
 		  CLI_RUN);
-	ASSERT_STREQ(o.iface, "lo");
+	ASSERT_STREQ(o.iface.text, "lo");
 	ASSERT_EQ(o.max_hosts, 1);
 }
 
@@ -73,9 +73,9 @@ static void test_interface_lists(void)
 	size_t i;
 
 	ASSERT_EQ(PARSE(&o, "-i", "eth0,wg0"), CLI_RUN);
-	ASSERT_STREQ(o.iface, "eth0,wg0");
+	ASSERT_STREQ(o.iface.text, "eth0,wg0");
 	ASSERT_EQ(PARSE(&o, "-i", "any"), CLI_RUN);
-	ASSERT_STREQ(o.iface, "any");
+	ASSERT_STREQ(o.iface.text, "any");
 	ASSERT_EQ(PARSE(&o, "-i", "eth0,,wg0"), CLI_USAGE);
 	ASSERT_STREQ(err, "invalid interface name '' (1 to 15 bytes)");
 	ASSERT_EQ(PARSE(&o, "-i", "eth0,"), CLI_USAGE);
@@ -94,6 +94,41 @@ static void test_interface_lists(void)
 	ASSERT_STREQ(names[2], "c");
 	ASSERT_EQ(iface_split("a,b,c,d,e", names, 4, msg, sizeof(msg)), -EINVAL);
 	ASSERT_STREQ(msg, "more than 4 interfaces in 'a,b,c,d,e'");
+	ASSERT_EQ(PARSE(&o, "-i", "b,a,b"), CLI_RUN); /* parsed once, for everything after */
+	ASSERT_EQ(o.iface.n, 2);
+	ASSERT_STREQ(o.iface.names[1], "a");
+	ASSERT_TRUE(!o.iface.any);
+	ASSERT_EQ(PARSE(&o, "-i", "any"), CLI_RUN);
+	ASSERT_TRUE(o.iface.any && o.iface.n == 0);
+}
+
+/* The picker's list, made a name at a time: each once, "any" wins, as many as fit. */
+static void test_interface_names_added(void)
+{
+	static struct iface_names l;
+	char name[IF_NAMESIZE];
+	int i;
+
+	iface_names_clear(&l);
+	ASSERT_OK(iface_names_add(&l, "eth0"));
+	ASSERT_OK(iface_names_add(&l, "wg0"));
+	ASSERT_OK(iface_names_add(&l, "eth0"));
+	ASSERT_STREQ(l.text, "eth0,wg0");
+	ASSERT_EQ(l.n, 2);
+	ASSERT_EQ(iface_names_add(&l, ""), -EINVAL);
+	ASSERT_EQ(iface_names_add(&l, "abcdefghijklmnop"), -EINVAL);
+	ASSERT_OK(iface_names_add(&l, IFACE_ANY));
+	ASSERT_OK(iface_names_add(&l, "lo"));
+	ASSERT_TRUE(l.any && l.n == 0);
+	ASSERT_STREQ(l.text, "any");
+	iface_names_clear(&l);
+	for (i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "veth%d", i);
+		if (iface_names_add(&l, name))
+			break;
+	}
+	ASSERT_EQ(i, 141); /* 1,023 bytes hold veth0 .. veth140 and their commas */
+	ASSERT_TRUE(strlen(l.text) < sizeof(l.text));
 }
 
 /* -r and what goes with it: --speed, and what does not. */
@@ -266,6 +301,7 @@ int main(void)
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_all_options);
 	RUN_TEST(test_interface_lists);
+	RUN_TEST(test_interface_names_added);
 	RUN_TEST(test_read_options);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
