@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,28 +115,6 @@ static int write_snapshot(struct batch *b, struct report *r, const char *path, c
 	return err;
 }
 
-/* A run-time error: on stderr, and in JSON mode also as one {"error": ...} line on
- * stdout (bpftool's convention), so a pipeline reading stdout sees why it ended. */
-static void batch_error(const struct cli_opts *opts, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void batch_error(const struct cli_opts *opts, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "flowtop: %s\n", msg);
-	if (opts->json) {
-		fputs("{\"error\":", stdout);
-		report_json_string(stdout, msg);
-		fputs("}\n", stdout);
-		fflush(stdout);
-	}
-}
-
 static void print_sample(struct batch *b, const struct report *r)
 {
 	if (b->out_closed)
@@ -178,22 +155,22 @@ static bool link_ok(struct capture *c)
 
 /* -o on the way out, from the last sample: a failure is said, and fails a run that
  * had not failed otherwise. */
-static enum batch_exit exit_snapshot(struct batch *b, struct report *r, enum batch_exit status)
+static enum outcome exit_snapshot(struct batch *b, struct report *r, enum outcome status)
 {
 	char msg[512];
 
 	if (!b->opts->snapshot || !r->totals ||
 	    !write_snapshot(b, r, b->opts->snapshot, msg, sizeof(msg)))
 		return status;
-	batch_error(b->opts, "%s", msg);
-	return status == BATCH_OK ? BATCH_FAILED : status;
+	outcome_say(b->opts->json, "%s", msg);
+	return status == OUTCOME_OK ? OUTCOME_FAILED : status;
 }
 
-enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
-			  struct geo *geo)
+enum outcome batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
+		       struct geo *geo)
 {
 	struct batch b;
-	enum batch_exit status = BATCH_OK;
+	enum outcome status = OUTCOME_OK;
 	bool stop = false;
 	struct report r = {};
 	struct loop *l;
@@ -201,21 +178,21 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 	int ev, signo, err;
 
 	if (batch_init(&b, c, opts, geo)) {
-		batch_error(opts, "out of memory");
-		return BATCH_FAILED;
+		outcome_say(opts->json, "out of memory");
+		return OUTCOME_FAILED;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b.last);
 	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
 	if (!l) {
 		groups_free(b.groups);
-		batch_error(opts, "cannot set up the sampling loop: %s", strerror(errno));
-		return BATCH_FAILED;
+		outcome_say(opts->json, "cannot set up the sampling loop: %s", strerror(errno));
+		return OUTCOME_FAILED;
 	}
 	while (!stop) {
 		ev = loop_wait(l, capture_fd(c), NULL, NULL, 0, -1, &signo);
 		if (ev < 0) {
-			batch_error(opts, "cannot wait for events: %s", strerror(-ev));
-			status = BATCH_FAILED;
+			outcome_say(opts->json, "cannot wait for events: %s", strerror(-ev));
+			status = OUTCOME_FAILED;
 			break;
 		}
 		if (ev & LOOP_DRAIN)
@@ -227,26 +204,26 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
 		/* POLLERR says "down" at once; the sample re-checks, because a deletion
 		 * reports ENETDOWN while the device still exists, and nothing after it */
 		if (ev & (LOOP_LINK | LOOP_SAMPLE) && !link_ok(c)) {
-			status = BATCH_IFACE_GONE;
+			status = OUTCOME_IFACE_GONE;
 			stop = true;
 		}
 		if (!stop && !(ev & LOOP_SAMPLE))
 			continue;
 		err = take_sample(&b, &r);
 		if (err) {
-			batch_error(opts, "cannot read the counters: %s", strerror(-err));
-			status = BATCH_FAILED;
+			outcome_say(opts->json, "cannot read the counters: %s", strerror(-err));
+			status = OUTCOME_FAILED;
 			break;
 		}
 		if (exp && exporter_sample(exp, c, opts->netns))
-			batch_error(opts, "cannot render the metrics: out of memory");
+			outcome_say(opts->json, "cannot render the metrics: out of memory");
 		if (!opts->headless)
 			print_sample(&b, &r);
 		if (b.out_closed || (opts->iterations && ++done >= opts->iterations))
 			stop = true;
 	}
-	if (status == BATCH_IFACE_GONE)
-		batch_error(opts,
+	if (status == OUTCOME_IFACE_GONE)
+		outcome_say(opts->json,
 			    "%s %s disappeared (removed, renamed or moved to another namespace)",
 			    capture_several(c) ? "interfaces" : "interface", capture_name(c));
 	status = exit_snapshot(&b, &r, status);
@@ -271,7 +248,7 @@ static int file_sample(struct batch *b, struct report *r, int64_t interval, int6
 	r->links = NULL;
 	r->nlinks = 0;
 	if (err)
-		batch_error(b->opts, "cannot read the counters: %s", strerror(-err));
+		outcome_say(b->opts->json, "cannot read the counters: %s", strerror(-err));
 	else if (!b->opts->headless)
 		print_sample(b, r);
 	return err;
@@ -290,21 +267,21 @@ static bool told_to_stop(void)
 	return sigtimedwait(&mask, NULL, &zero) > 0;
 }
 
-enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
-			   struct geo *geo)
+enum outcome batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
+			struct geo *geo)
 {
 	struct replay *rp = replay_new(pf, llround(opts->delay * 1e9), true);
 	struct batch b;
 	struct report r = { .time_digits = 6 };
-	enum batch_exit status = BATCH_OK;
+	enum outcome status = OUTCOME_OK;
 	enum replay_event ev = REPLAY_IDLE;
 	int64_t interval, at;
 	long done = 0;
 
 	if (!rp || batch_init(&b, c, opts, geo)) {
-		batch_error(opts, "out of memory");
+		outcome_say(opts->json, "out of memory");
 		replay_free(rp);
-		return BATCH_FAILED;
+		return OUTCOME_FAILED;
 	}
 	loop_block_signals();
 	while (ev != REPLAY_END) {
@@ -321,16 +298,16 @@ enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct 
 			replay_current(rp, &interval, &at); /* the last sample, as at the end */
 		}
 		if (file_sample(&b, &r, interval, at)) {
-			status = BATCH_FAILED;
+			status = OUTCOME_FAILED;
 			break;
 		}
 		if (stop || b.out_closed || (opts->iterations && ++done >= opts->iterations))
 			break;
 	}
 	if (replay_status(rp)) {
-		batch_error(opts, "%s", replay_error(rp));
-		if (status == BATCH_OK)
-			status = replay_status(rp) == -1 ? BATCH_BAD_FILE : BATCH_FAILED;
+		outcome_say(opts->json, "%s", replay_error(rp));
+		if (status == OUTCOME_OK)
+			status = outcome_of_replay(replay_status(rp));
 	}
 	status = exit_snapshot(&b, &r, status);
 	replay_free(rp);

@@ -6,13 +6,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "exporter.h"
-
-enum batch_exit {
-	BATCH_OK = 0,	      /* iterations done, or stopped by a signal */
-	BATCH_FAILED = 1,     /* the kernel's counters could not be read */
-	BATCH_BAD_FILE = 2,   /* the capture file breaks (the counts up to there printed) */
-	BATCH_IFACE_GONE = 3, /* the watched interface disappeared */
-};
+#include "outcome.h"
 
 /* Both take geo, the location database (NULL: none), for the groups by AS or country
  * (opts->group) and the hosts' AS and country in JSON. */
@@ -21,8 +15,8 @@ enum batch_exit {
  * opts->headless); on SIGINT, SIGTERM or SIGHUP it takes one last sample, prints it and
  * returns. Writes opts->snapshot, if any, from the last sample. Each sample goes to exp
  * too, when not NULL. */
-enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
-			  struct geo *geo);
+enum outcome batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
+		       struct geo *geo);
 
 /* The same over a capture file (-r): every frame through the filter, as fast as it
  * goes, a sample every opts->delay seconds of the capture's own time from its first
@@ -30,7 +24,7 @@ enum batch_exit batch_run(struct capture *c, const struct cli_opts *opts, struct
  * of several intervals as one sample, and a last one at the end of the file. A frame
  * stamped before the one before it counts in the current sample. */
 struct pcapfile;
-enum batch_exit batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
-			   struct geo *geo);
+enum outcome batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
+			struct geo *geo);
 
 #endif

@@ -16,27 +16,17 @@
 #include "iface.h"
 #include "loop.h"
 #include "netns.h"
+#include "outcome.h"
 #include "pcapfile.h"
 #include "report.h"
 #include "snapshot.h"
 #include "ui.h"
 
-enum exit_status {
-	EXIT_OK = 0,
-	EXIT_FAILURE_ = 1, /* a system failure while running */
-	EXIT_USAGE = 2,	   /* bad options, unknown interface, missing privileges */
-};
-
-/* Fatal errors: plain text on stderr; in JSON mode also {"error": ...} on stdout. */
-static int fail(const struct cli_opts *opts, int status, const char *msg)
+/* A fatal error, said (outcome_say()); returns the exit status. */
+static int fail(const struct cli_opts *opts, enum outcome status, const char *msg)
 {
-	fprintf(stderr, "flowtop: %s\n", msg);
-	if (opts->json) {
-		fputs("{\"error\":", stdout);
-		report_json_string(stdout, msg);
-		fputs("}\n", stdout);
-	}
-	return status;
+	outcome_say(opts->json, "%s", msg);
+	return (int)status;
 }
 
 /* -u: the user's uid and primary group, and whether flowtop may become it. */
@@ -116,7 +106,7 @@ static int read_file(const struct cli_opts *opts)
 
 	pf = pcapfile_open(opts->read, err, sizeof(err));
 	if (!pf)
-		return fail(opts, EXIT_USAGE, err);
+		return fail(opts, OUTCOME_USAGE, err);
 	if (caps_missing(missing, sizeof(missing), false)) {
 		pcapfile_close(pf);
 		snprintf(err, sizeof(err),
@@ -124,7 +114,7 @@ static int read_file(const struct cli_opts *opts)
 			 "CAP_PERFMON for the verifier to accept its loop); run it as root or "
 			 "grant them: setcap cap_bpf,cap_perfmon+ep",
 			 missing);
-		return fail(opts, EXIT_USAGE, err);
+		return fail(opts, OUTCOME_USAGE, err);
 	}
 	cap = capture_new(opts->max_hosts, (size_t)opts->ring_mib << 20, opts->verbose, err,
 			  sizeof(err));
@@ -134,7 +124,7 @@ static int read_file(const struct cli_opts *opts)
 	if (!ret && (ret = caps_drop(NULL, false)))
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
 	if (ret)
-		ret = fail(opts, ret == -EOPNOTSUPP ? EXIT_USAGE : EXIT_FAILURE_, err);
+		ret = fail(opts, outcome_of_error(ret), err);
 	else if (opts->batch)
 		ret = (int)batch_read(cap, pf, opts, geo = open_geo_said(opts));
 	else
@@ -158,18 +148,18 @@ int main(int argc, char **argv)
 
 	switch (cli_parse(argc, argv, &opts, stdout, err, sizeof(err))) {
 	case CLI_EXIT:
-		return EXIT_OK;
+		return OUTCOME_OK;
 	case CLI_USAGE:
 		fprintf(stderr, "flowtop: %s\nTry 'flowtop --help' for more information.\n", err);
-		return EXIT_USAGE;
+		return OUTCOME_USAGE;
 	case CLI_RUN:
 		break;
 	}
 	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
-		return fail(&opts, EXIT_USAGE, err);
+		return fail(&opts, OUTCOME_USAGE, err);
 	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		if (!opts.listen)
-			return fail(&opts, EXIT_USAGE,
+			return fail(&opts, OUTCOME_USAGE,
 				    "the screen needs a terminal: use -b for batch output");
 		opts.headless = opts.batch = true; /* an exporter alone: no screen, no output */
 	}
@@ -179,12 +169,12 @@ int main(int argc, char **argv)
 	if (opts.listen) {
 		listen_fd = exporter_listen(opts.listen, err, sizeof(err));
 		if (listen_fd < 0)
-			return fail(&opts, EXIT_USAGE, err);
+			return fail(&opts, OUTCOME_USAGE, err);
 	}
 	/* for good, before anything is looked up or opened: the interfaces, the default
 	 * route and the sockets are then the namespace's (switching needs no setns) */
 	if (opts.netns && netns_enter(opts.netns, err, sizeof(err)))
-		return fail(&opts, EXIT_USAGE, err);
+		return fail(&opts, OUTCOME_USAGE, err);
 	if (!opts.iface.text[0]) {
 		char name[IF_NAMESIZE];
 
@@ -192,9 +182,9 @@ int main(int argc, char **argv)
 		iface_names_add(&opts.iface, name);
 	}
 	if (check_ifaces(&opts.iface, err, sizeof(err)))
-		return fail(&opts, EXIT_USAGE, err);
+		return fail(&opts, OUTCOME_USAGE, err);
 	if (opts.user && lookup_user(opts.user, &user, err, sizeof(err)))
-		return fail(&opts, EXIT_USAGE, err);
+		return fail(&opts, OUTCOME_USAGE, err);
 	if (caps_missing(missing, sizeof(missing), true)) {
 		snprintf(
 		    err, sizeof(err),
@@ -202,20 +192,16 @@ int main(int argc, char **argv)
 		    "the verifier to accept its loop) and opens a packet socket (CAP_NET_RAW); "
 		    "run it as root or grant them: setcap cap_bpf,cap_perfmon,cap_net_raw+ep",
 		    missing);
-		return fail(&opts, EXIT_USAGE, err);
+		return fail(&opts, OUTCOME_USAGE, err);
 	}
 	cap = capture_new(opts.max_hosts, (size_t)opts.ring_mib << 20, opts.verbose, err,
 			  sizeof(err));
 	if (!cap)
-		return fail(&opts, errno == EOPNOTSUPP ? EXIT_USAGE : EXIT_FAILURE_, err);
+		return fail(&opts, outcome_of_error(-errno), err);
 	ret = capture_attach(cap, &opts.iface, err, sizeof(err));
 	if (ret) {
 		capture_free(cap);
-		return fail(&opts,
-			    ret == -ENODEV || ret == -EPROTONOSUPPORT || ret == -EBUSY
-				? EXIT_USAGE
-				: EXIT_FAILURE_,
-			    err);
+		return fail(&opts, outcome_of_error(ret), err);
 	}
 	/* the screen's cost figure and the metrics need BPF statistics: switched on while
 	 * privileged */
@@ -227,12 +213,12 @@ int main(int argc, char **argv)
 		snprintf(err, sizeof(err), "cannot drop privileges%s%s: %s",
 			 opts.user ? " and become " : "", opts.user ? opts.user : "",
 			 strerror(-ret));
-		return fail(&opts, EXIT_FAILURE_, err);
+		return fail(&opts, OUTCOME_FAILED, err);
 	}
 	/* the snapshot is written as the user flowtop now runs as */
 	if (opts.user && opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err))) {
 		capture_free(cap);
-		return fail(&opts, EXIT_USAGE, err);
+		return fail(&opts, OUTCOME_USAGE, err);
 	}
 	geo = open_geo(&opts, why, sizeof(why));
 	if (why[0] && opts.batch) /* the screen says it on its status line */
@@ -252,7 +238,7 @@ int main(int argc, char **argv)
 		if (!exp) {
 			capture_free(cap);
 			geo_close(geo);
-			return fail(&opts, EXIT_FAILURE_, ret ? strerror(-ret) : err);
+			return fail(&opts, OUTCOME_FAILED, ret ? strerror(-ret) : err);
 		}
 	}
 	if (opts.batch)

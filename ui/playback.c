@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "outcome.h"
 #include "ui_state.h"
 
 #define FRAMES_PER_TICK	 20000 /* frames fed between two looks at the keyboard */
@@ -58,7 +59,7 @@ static void ended(struct ui *u)
 	u->replay_ended = true;
 	if (replay_status(u->replay)) {
 		ui_status(u, "%s", replay_error(u->replay));
-		u->status_code = replay_status(u->replay) == -1 ? 2 : 1;
+		u->status_code = outcome_of_replay(replay_status(u->replay));
 	} else {
 		ui_status(u, "end of capture: %llu frames; q quits", replay_frames(u->replay));
 	}

@@ -22,6 +22,7 @@
 #include "graph.h"
 #include "keys.h"
 #include "loop.h"
+#include "outcome.h"
 #include "report.h"
 #include "screen.h"
 #include "snapshot.h"
@@ -245,7 +246,7 @@ void ui_sample(struct ui *u, double interval)
 	u->last_sample = ui_now();
 	if (err) { /* said, and the exit status will say the counts are incomplete */
 		ui_status(u, "cannot read the counters: %s", strerror(-err));
-		u->status_code = 1;
+		u->status_code = OUTCOME_FAILED;
 		return;
 	}
 	u->cost_ns = capture_cost_ns(u->cap);
@@ -531,11 +532,11 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	screen_end();
 	if (loop_err) {
 		fprintf(stderr, "flowtop: waiting for events failed: %s\n", strerror(-loop_err));
-		u.status_code = 1;
+		u.status_code = OUTCOME_FAILED;
 	}
 	if (opts->snapshot && exit_snapshot(&u, opts->snapshot, err, sizeof(err))) {
 		fprintf(stderr, "flowtop: %s\n", err);
-		u.status_code = 1;
+		u.status_code = OUTCOME_FAILED;
 	}
 	loop_free(l);
 	dns_free(u.dns);

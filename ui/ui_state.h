@@ -71,7 +71,7 @@ struct ui {
 	bool mouse;
 	bool iface_lost;
 	bool quit;
-	int status_code;
+	int status_code; /* enum outcome */
 	/* -r on the screen (playback.c): the replay, its clock (capture ns), the wall time
 	 * it last moved on, its pace (0: as fast as it goes) */
 	struct replay *replay;
