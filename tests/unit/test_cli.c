@@ -102,6 +102,67 @@ static void test_interface_lists(void)
 	ASSERT_TRUE(o.iface.any && o.iface.n == 0);
 }
 
+/* Every option's usage error, word for word: what a user reads for each wrong value. */
+static void test_every_usage_message(void)
+{
+	static const struct {
+		const char *args[5], *said; /* args: NULL after the last */
+	} cases[] = {
+		{ { "-d", "0" }, "invalid delay '0' (seconds, 0.01 to 3600)" },
+		{ { "-d", "3601" }, "invalid delay '3601' (seconds, 0.01 to 3600)" },
+		{ { "-d", "nan" }, "invalid delay 'nan' (seconds, 0.01 to 3600)" },
+		{ { "-n", "0" }, "invalid iteration count '0' (a whole number > 0)" },
+		{ { "-m", "16777217" }, "invalid host count '16777217' (1 to 16777216)" },
+		{ { "-m", "0" }, "invalid host count '0' (1 to 16777216)" },
+		{ { "-L", "-1" }, "invalid limit '-1' (0 to 16777216)" },
+		{ { "-o", "" }, "empty snapshot file name" },
+		{ { "-s", "x" }, "unknown sort column 'x' (see --help)" },
+		{ { "-u", "" }, "-u needs a user name" },
+		{ { "-r", "" }, "-r needs a capture file" },
+		{ { "-r", "f", "--speed", "1025" },
+		  "invalid speed '1025' (0 for as fast as it goes, or up to 1024 times the "
+		  "capture's)" },
+		{ { "--group", "x" }, "--group takes host, prefix, as or country, not 'x'" },
+		{ { "--prefix", "33" },
+		  "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to 128, not '33'" },
+		{ { "--columns", "rx2" }, "--columns takes optional columns: as, cc (not 'rx2')" },
+		{ { "--metrics-group", "host" },
+		  "--metrics-group takes as or country, not 'host'" },
+		{ { "--geo-db", "" }, "--geo-db needs a file" },
+		{ { "--netns", "" }, "--netns needs a namespace" },
+		{ { "--listen", "" }, "--listen needs [ADDR:]PORT" },
+		{ { "--metrics-top", "100001" },
+		  "--metrics-top takes 0 to 100000 hosts, not '100001'" },
+		{ { "--ring-memory", "0" }, "--ring-memory takes 1 to 65536 MiB, not '0'" },
+		{ { "--color", "x" }, "--color takes auto, always or never, not 'x'" },
+		{ { "-i", "" }, "invalid interface name '' (1 to 15 bytes)" },
+		{ { "--json" }, "--json needs -b/--batch" },
+		{ { "-r", "f", "-i", "lo" },
+		  "-r reads a capture file, -i watches interfaces: one or the other" },
+		{ { "--speed", "2" }, "--speed paces a capture file's replay: it needs -r" },
+		{ { "--metrics-group", "as" }, "--metrics-group needs --listen" },
+		{ { "-r", "f", "-u", "x" },
+		  "-r reads a capture file: --listen, --netns and -u are for interfaces" },
+		{ { "--delay" }, "option '--delay' needs a value" },
+		{ { "-Z" }, "unknown option '-Z'" },
+		{ { "stray" }, "unexpected argument 'stray'" },
+	};
+	struct cli_opts o;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT_EQ(parse(&o, cases[i].args), CLI_USAGE);
+		if (!ASSERT_STREQ(err, cases[i].said))
+			printf("  (case %zu)\n", i);
+	}
+	/* the bounds themselves are taken */
+	ASSERT_EQ(PARSE(&o, "-d", "0.01", "-m", "16777216", "-L", "0", "--metrics-top", "0"),
+		  CLI_RUN);
+	ASSERT_EQ(PARSE(&o, "-d", "3600", "--ring-memory", "65536", "--metrics-top", "100000"),
+		  CLI_RUN);
+	ASSERT_EQ(PARSE(&o, "-r", "f", "--speed", "1024"), CLI_RUN);
+}
+
 /* The picker's list, made a name at a time: each once, "any" wins, as many as fit. */
 static void test_interface_names_added(void)
 {
@@ -302,6 +363,7 @@ int main(void)
 	RUN_TEST(test_all_options);
 	RUN_TEST(test_interface_lists);
 	RUN_TEST(test_interface_names_added);
+	RUN_TEST(test_every_usage_message);
 	RUN_TEST(test_read_options);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
