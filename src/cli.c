@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* cli.c: the getopt_long table, value checks and the --help text (mirrored by
- * man/flowtop.8). */
+/* cli.c: the options, one table of them (name, kind, bounds, field, message) that
+ * getopt_long's tables are made from and every value is checked by, the checks of
+ * combinations, and the --help text (mirrored by man/flowtop.8). */
 #include "cli.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,59 +17,185 @@
 #include "columns.h"
 #include "iface.h"
 
-#define MAX_DELAY	3600.0
+/* bounds, written out: the messages say them as they are (STR()) */
 #define MIN_DELAY	0.01
-#define MAX_HOSTS_LIMIT (1U << 24)
-#define MAX_METRICS_TOP 100000 /* series a scrape can take */
-#define MAX_RING_MIB	65536  /* --ring-memory: 64 GiB */
+#define MAX_DELAY	3600
+#define MAX_HOSTS_LIMIT 16777216 /* 1 << 24 */
+#define MAX_METRICS_TOP 100000	 /* series a scrape can take */
+#define MAX_RING_MIB	65536	 /* --ring-memory: 64 GiB */
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
 
-enum {
-	OPT_JSON = 0x100,
-	OPT_COLOR,
-	OPT_NO_MOUSE,
-	OPT_NETNS,
-	OPT_LISTEN,
-	OPT_METRICS_TOP,
-	OPT_RING_MEMORY,
-	OPT_SPEED,
-	OPT_GROUP,
-	OPT_PREFIX,
-	OPT_GEO_DB,
-	OPT_METRICS_GROUP,
-	OPT_COLUMNS,
+enum opt_kind {
+	OPT_FLAG,   /* sets a bool */
+	OPT_TEXT,   /* a string, not empty, kept as given */
+	OPT_UINT,   /* a whole number in [min, max], into an unsigned */
+	OPT_LONG,   /* the same into a long */
+	OPT_DOUBLE, /* a finite number in [min, max] */
+	OPT_PARSE,  /* its own parse function */
+	OPT_HELP,
+	OPT_VERSION,
 };
 
-static const struct option long_options[] = {
-	{ "interface", required_argument, NULL, 'i' },
-	{ "read", required_argument, NULL, 'r' },
-	{ "delay", required_argument, NULL, 'd' },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "batch", no_argument, NULL, 'b' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "max-hosts", required_argument, NULL, 'm' },
-	{ "limit", required_argument, NULL, 'L' },
-	{ "snapshot", required_argument, NULL, 'o' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "filter", required_argument, NULL, 'f' },
-	{ "numeric", no_argument, NULL, 'N' },
-	{ "user", required_argument, NULL, 'u' },
-	{ "netns", required_argument, NULL, OPT_NETNS },
-	{ "listen", required_argument, NULL, OPT_LISTEN },
-	{ "metrics-top", required_argument, NULL, OPT_METRICS_TOP },
-	{ "ring-memory", required_argument, NULL, OPT_RING_MEMORY },
-	{ "speed", required_argument, NULL, OPT_SPEED },
-	{ "group", required_argument, NULL, OPT_GROUP },
-	{ "prefix", required_argument, NULL, OPT_PREFIX },
-	{ "geo-db", required_argument, NULL, OPT_GEO_DB },
-	{ "metrics-group", required_argument, NULL, OPT_METRICS_GROUP },
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* An option's own parse: 0, or -EINVAL with the reason in why (or why left empty: the
+ * table's message says it). */
+typedef int (*opt_parse_fn)(const char *arg, struct cli_opts *o, char *why, size_t len);
+
+struct cli_option {
+	const char *name; /* --name */
+	int key;	  /* -k, or 0: --name alone */
+	enum opt_kind kind;
+	size_t field; /* offsetof(struct cli_opts, ...): where the value goes */
+	double min, max;
+	opt_parse_fn parse;
+	const char *message; /* a wrong value's usage error; "%s" stands for the value */
 };
+
+static int parse_ifaces(const char *arg, struct cli_opts *o, char *why, size_t len)
+{
+	return iface_names_parse(&o->iface, arg, why, len);
+}
+
+static int parse_sort(const char *arg, struct cli_opts *o, char *why, size_t len)
+{
+	(void)why, (void)len;
+	o->sort_column = column_by_name(arg);
+	return o->sort_column < 0 ? -EINVAL : 0;
+}
+
+static int parse_filter(const char *arg, struct cli_opts *o, char *why, size_t len)
+{
+	return filter_parse(arg, &o->filter, why, len) ? -EINVAL : 0;
+}
+
+static int parse_group(const char *arg, struct cli_opts *o, char *why, size_t len)
+{
+	int by = group_by_parse(arg);
+
+	(void)why, (void)len;
+	if (by < 0)
+		return -EINVAL;
+	o->group.by = (enum group_by)by;
+	return 0;
+}
+
+static int parse_metrics_group(const char *arg, struct cli_opts *o, char *why, size_t len)
+{
+	int by = group_by_parse(arg);
+
+	(void)why, (void)len;
+	if (by != GROUP_AS && by != GROUP_COUNTRY)
+		return -EINVAL;
+	o->metrics_group = (enum group_by)by;
+	return 0;
+}
+
+static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+
+/* --prefix "24" or "24,48" */
+static int parse_prefixes(const char *s, struct cli_opts *o, char *why, size_t len)
+{
+	char v4[16];
+	const char *comma = strchr(s, ',');
+	unsigned long a, b = o->group.prefix6;
+	size_t n = comma ? (size_t)(comma - s) : strlen(s);
+
+	(void)why, (void)len;
+	if (n >= sizeof(v4))
+		return -EINVAL;
+	memcpy(v4, s, n);
+	v4[n] = '\0';
+	if (parse_ulong(v4, 1, 32, &a) || (comma && parse_ulong(comma + 1, 1, 128, &b)))
+		return -EINVAL;
+	o->group.prefix4 = (unsigned)a;
+	o->group.prefix6 = (unsigned)b;
+	return 0;
+}
+
+/* --columns "as,cc": the optional columns' VIEW_* bits */
+static int parse_optional_columns(const char *s, struct cli_opts *o, char *why, size_t len)
+{
+	char list[64], *name, *save = NULL;
+	int c;
+
+	(void)why, (void)len;
+	if (strlen(s) >= sizeof(list))
+		return -EINVAL;
+	strcpy(list, s);
+	o->columns = 0;
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		c = column_by_name(name);
+		if (c < 0 || !(columns[c].views & VIEW_OPTIONAL))
+			return -EINVAL;
+		o->columns |= columns[c].views & VIEW_OPTIONAL;
+	}
+	return o->columns ? 0 : -EINVAL;
+}
+
+static int parse_color(const char *arg, struct cli_opts *o, char *why, size_t len)
+{
+	static const char *const names[] = { [CLI_COLOR_AUTO] = "auto",
+					     [CLI_COLOR_ALWAYS] = "always",
+					     [CLI_COLOR_NEVER] = "never" };
+	size_t i;
+
+	(void)why, (void)len;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			o->color = (enum cli_color)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+#define LONG_ONLY 0x100 /* getopt's value of options[i] with no letter: LONG_ONLY + i */
+
+#define FIELD(f) offsetof(struct cli_opts, f)
+
+static const struct cli_option options[] = {
+	{ "interface", 'i', OPT_PARSE, 0, 0, 0, parse_ifaces, NULL },
+	{ "read", 'r', OPT_TEXT, FIELD(read), 0, 0, NULL, "-r needs a capture file" },
+	{ "delay", 'd', OPT_DOUBLE, FIELD(delay), MIN_DELAY, MAX_DELAY, NULL,
+	  "invalid delay '%s' (seconds, " STR(MIN_DELAY) " to " STR(MAX_DELAY) ")" },
+	{ "iterations", 'n', OPT_LONG, FIELD(iterations), 1, (double)LONG_MAX, NULL,
+	  "invalid iteration count '%s' (a whole number > 0)" },
+	{ "batch", 'b', OPT_FLAG, FIELD(batch), 0, 0, NULL, NULL },
+	{ "json", 0, OPT_FLAG, FIELD(json), 0, 0, NULL, NULL },
+	{ "max-hosts", 'm', OPT_UINT, FIELD(max_hosts), 1, MAX_HOSTS_LIMIT, NULL,
+	  "invalid host count '%s' (1 to " STR(MAX_HOSTS_LIMIT) ")" },
+	{ "limit", 'L', OPT_UINT, FIELD(limit), 0, MAX_HOSTS_LIMIT, NULL,
+	  "invalid limit '%s' (0 to " STR(MAX_HOSTS_LIMIT) ")" },
+	{ "snapshot", 'o', OPT_TEXT, FIELD(snapshot), 0, 0, NULL, "empty snapshot file name" },
+	{ "sort", 's', OPT_PARSE, 0, 0, 0, parse_sort, "unknown sort column '%s' (see --help)" },
+	{ "filter", 'f', OPT_PARSE, 0, 0, 0, parse_filter, NULL },
+	{ "numeric", 'N', OPT_FLAG, FIELD(numeric), 0, 0, NULL, NULL },
+	{ "user", 'u', OPT_TEXT, FIELD(user), 0, 0, NULL, "-u needs a user name" },
+	{ "netns", 0, OPT_TEXT, FIELD(netns), 0, 0, NULL, "--netns needs a namespace" },
+	{ "listen", 0, OPT_TEXT, FIELD(listen), 0, 0, NULL, "--listen needs [ADDR:]PORT" },
+	{ "metrics-top", 0, OPT_UINT, FIELD(metrics_top), 0, MAX_METRICS_TOP, NULL,
+	  "--metrics-top takes 0 to " STR(MAX_METRICS_TOP) " hosts, not '%s'" },
+	{ "ring-memory", 0, OPT_UINT, FIELD(ring_mib), 1, MAX_RING_MIB, NULL,
+	  "--ring-memory takes 1 to " STR(MAX_RING_MIB) " MiB, not '%s'" },
+	{ "speed", 0, OPT_DOUBLE, FIELD(speed), 0, CLI_MAX_SPEED, NULL,
+	  "invalid speed '%s' (0 for as fast as it goes, or up to " STR(
+	      CLI_MAX_SPEED) " times the capture's)" },
+	{ "group", 0, OPT_PARSE, 0, 0, 0, parse_group,
+	  "--group takes host, prefix, as or country, not '%s'" },
+	{ "prefix", 0, OPT_PARSE, 0, 0, 0, parse_prefixes,
+	  "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to 128, not '%s'" },
+	{ "geo-db", 0, OPT_TEXT, FIELD(geo_db), 0, 0, NULL, "--geo-db needs a file" },
+	{ "metrics-group", 0, OPT_PARSE, 0, 0, 0, parse_metrics_group,
+	  "--metrics-group takes as or country, not '%s'" },
+	{ "columns", 0, OPT_PARSE, 0, 0, 0, parse_optional_columns,
+	  "--columns takes optional columns: as, cc (not '%s')" },
+	{ "color", 0, OPT_PARSE, 0, 0, 0, parse_color,
+	  "--color takes auto, always or never, not '%s'" },
+	{ "no-mouse", 0, OPT_FLAG, FIELD(no_mouse), 0, 0, NULL, NULL },
+	{ "verbose", 'v', OPT_FLAG, FIELD(verbose), 0, 0, NULL, NULL },
+	{ "help", 'h', OPT_HELP, 0, 0, 0, NULL, NULL },
+	{ "version", 'V', OPT_VERSION, 0, 0, 0, NULL, NULL },
+};
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
 void cli_usage(FILE *out)
 {
@@ -135,46 +263,6 @@ void cli_usage(FILE *out)
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
-
-/* --columns "as,cc": the optional columns' VIEW_* bits */
-static int parse_optional_columns(const char *s, unsigned *bits)
-{
-	char list[64], *name, *save = NULL;
-	int c;
-
-	if (strlen(s) >= sizeof(list))
-		return -EINVAL;
-	strcpy(list, s);
-	*bits = 0;
-	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		c = column_by_name(name);
-		if (c < 0 || !(columns[c].views & VIEW_OPTIONAL))
-			return -EINVAL;
-		*bits |= columns[c].views & VIEW_OPTIONAL;
-	}
-	return *bits ? 0 : -EINVAL;
-}
-
-/* --prefix "24" or "24,48" */
-static int parse_prefixes(const char *s, struct group_opts *o)
-{
-	char v4[16];
-	const char *comma = strchr(s, ',');
-	unsigned long a, b = o->prefix6;
-	size_t n = comma ? (size_t)(comma - s) : strlen(s);
-
-	if (n >= sizeof(v4))
-		return -EINVAL;
-	memcpy(v4, s, n);
-	v4[n] = '\0';
-	if (parse_ulong(v4, 1, 32, &a) || (comma && parse_ulong(comma + 1, 1, 128, &b)))
-		return -EINVAL;
-	o->prefix4 = (unsigned)a;
-	o->prefix6 = (unsigned)b;
-	return 0;
-}
-
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -215,11 +303,145 @@ static int parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+/* getopt_long's two tables, made from options[] once. */
+static struct option long_options[NOPTIONS + 1];
+static char short_options[1 + 2 * NOPTIONS + 1];
+
+static void make_getopt_tables(void)
+{
+	size_t i, n = 0;
+
+	if (short_options[0])
+		return;
+	short_options[n++] = ':'; /* a missing value is ':', not '?' */
+	for (i = 0; i < NOPTIONS; i++) {
+		bool value = options[i].kind != OPT_FLAG && options[i].kind != OPT_HELP &&
+			     options[i].kind != OPT_VERSION;
+
+		long_options[i] =
+		    (struct option){ options[i].name, value ? required_argument : no_argument, NULL,
+				     options[i].key ? options[i].key : LONG_ONLY + (int)i };
+		if (options[i].key) {
+			short_options[n++] = (char)options[i].key;
+			if (value)
+				short_options[n++] = ':';
+		}
+	}
+}
+
+/* The option getopt_long returned c for, or NULL. */
+static const struct cli_option *option_of(int c)
+{
+	size_t i;
+
+	if (c >= LONG_ONLY && c < LONG_ONLY + (int)NOPTIONS)
+		return &options[c - LONG_ONLY];
+	for (i = 0; i < NOPTIONS; i++)
+		if (options[i].key && options[i].key == c)
+			return &options[i];
+	return NULL;
+}
+
+/* A wrong value's usage error: what its parse said, else the option's message with the
+ * value for "%s". */
+static enum cli_result bad_value(const struct cli_option *o, const char *arg, const char *why,
+				 char *err, size_t errlen)
+{
+	const char *at = o->message ? strstr(o->message, "%s") : NULL;
+
+	if (why[0])
+		return usage_error(err, errlen, "%s", why);
+	if (!o->message)
+		return usage_error(err, errlen, "invalid value '%s' for --%s", arg, o->name);
+	if (!at)
+		return usage_error(err, errlen, "%s", o->message);
+	return usage_error(err, errlen, "%.*s%s%s", (int)(at - o->message), o->message, arg,
+			   at + 2);
+}
+
+/* Takes option o's value arg into opts, as the table says. */
+static enum cli_result take(const struct cli_option *o, const char *arg, struct cli_opts *opts,
+			    char *err, size_t errlen)
+{
+	char *field = (char *)opts + o->field, why[256] = "";
+	unsigned long v;
+	double d;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		*(bool *)field = true;
+		return CLI_RUN;
+	case OPT_TEXT:
+		if (!*arg)
+			break;
+		*(const char **)field = arg;
+		return CLI_RUN;
+	case OPT_UINT:
+		if (parse_ulong(arg, (unsigned long)o->min, (unsigned long)o->max, &v))
+			break;
+		*(unsigned *)field = (unsigned)v;
+		return CLI_RUN;
+	case OPT_LONG:
+		if (parse_ulong(arg, (unsigned long)o->min,
+				o->max >= (double)LONG_MAX ? LONG_MAX : (unsigned long)o->max, &v))
+			break;
+		*(long *)field = (long)v;
+		return CLI_RUN;
+	case OPT_DOUBLE:
+		if (parse_double(arg, o->min, o->max, &d))
+			break;
+		*(double *)field = d;
+		return CLI_RUN;
+	case OPT_PARSE:
+		if (o->parse(arg, opts, why, sizeof(why)))
+			break;
+		return CLI_RUN;
+	case OPT_HELP:
+	case OPT_VERSION:
+		return CLI_EXIT;
+	}
+	return bad_value(o, arg, why, err, errlen);
+}
+
+/* Whether the option named name was on the command line. */
+static bool given(const bool *seen, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (!strcmp(options[i].name, name))
+			return seen[i];
+	return false;
+}
+
+/* What the options mean together: the combinations that make no sense. */
+static enum cli_result check_combinations(const struct cli_opts *opts, const bool *seen, char *err,
+					  size_t errlen)
+{
+	if (opts->json && !opts->batch)
+		return usage_error(err, errlen, "--json needs -b/--batch");
+	if (opts->read && opts->iface.text[0])
+		return usage_error(err, errlen,
+				   "-r reads a capture file, -i watches interfaces: "
+				   "one or the other");
+	if (given(seen, "speed") && !opts->read)
+		return usage_error(err, errlen,
+				   "--speed paces a capture file's replay: it needs -r");
+	if (opts->metrics_group && !opts->listen)
+		return usage_error(err, errlen, "--metrics-group needs --listen");
+	if (opts->read && (opts->listen || opts->netns || opts->user))
+		return usage_error(err, errlen,
+				   "-r reads a capture file: --listen, --netns and "
+				   "-u are for interfaces");
+	return CLI_RUN;
+}
+
 enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *out, char *err,
 			  size_t errlen)
 {
-	bool speed_given = false;
-	unsigned long v;
+	bool seen[NOPTIONS] = { false };
+	const struct cli_option *o;
+	enum cli_result r;
 	int c;
 
 	*opts = (struct cli_opts){ .delay = 1.0,
@@ -232,195 +454,29 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 				   .group = { GROUP_HOST, GROUP_DEFAULT_PREFIX4,
 					      GROUP_DEFAULT_PREFIX6 } };
 	err[0] = '\0';
+	make_getopt_tables();
 	optind = 0; /* full reset: parse again from argv[1] */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:r:d:n:bm:L:o:s:f:Nu:vhV", long_options, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'i':
-			if (iface_names_parse(&opts->iface, optarg, err, errlen))
-				return CLI_USAGE;
-			break;
-		case 'd':
-			if (parse_double(optarg, MIN_DELAY, MAX_DELAY, &opts->delay))
-				return usage_error(err, errlen,
-						   "invalid delay '%s' (seconds, %g to %g)", optarg,
-						   MIN_DELAY, MAX_DELAY);
-			break;
-		case 'n':
-			if (parse_ulong(optarg, 1, LONG_MAX, &v))
-				return usage_error(
-				    err, errlen,
-				    "invalid iteration count '%s' (a whole number > 0)", optarg);
-			opts->iterations = (long)v;
-			break;
-		case 'b':
-			opts->batch = true;
-			break;
-		case OPT_JSON:
-			opts->json = true;
-			break;
-		case 'm':
-			if (parse_ulong(optarg, 1, MAX_HOSTS_LIMIT, &v))
-				return usage_error(err, errlen, "invalid host count '%s' (1 to %u)",
-						   optarg, MAX_HOSTS_LIMIT);
-			opts->max_hosts = (unsigned)v;
-			break;
-		case 'L':
-			if (parse_ulong(optarg, 0, MAX_HOSTS_LIMIT, &v))
-				return usage_error(err, errlen, "invalid limit '%s' (0 to %u)",
-						   optarg, MAX_HOSTS_LIMIT);
-			opts->limit = (unsigned)v;
-			break;
-		case 'o':
-			if (!*optarg)
-				return usage_error(err, errlen, "empty snapshot file name");
-			opts->snapshot = optarg;
-			break;
-		case 's':
-			opts->sort_column = column_by_name(optarg);
-			if (opts->sort_column < 0)
-				return usage_error(err, errlen,
-						   "unknown sort column '%s' (see --help)", optarg);
-			break;
-		case 'f': {
-			char why[256];
-
-			if (filter_parse(optarg, &opts->filter, why, sizeof(why)))
-				return usage_error(err, errlen, "%s", why);
-			break;
-		}
-		case 'N':
-			opts->numeric = true;
-			break;
-		case 'u':
-			if (!optarg[0])
-				return usage_error(err, errlen, "-u needs a user name");
-			opts->user = optarg;
-			break;
-		case 'r':
-			if (!*optarg)
-				return usage_error(err, errlen, "-r needs a capture file");
-			opts->read = optarg;
-			break;
-		case OPT_SPEED:
-			speed_given = true;
-			if (parse_double(optarg, 0, CLI_MAX_SPEED, &opts->speed))
-				return usage_error(
-				    err, errlen,
-				    "invalid speed '%s' (0 for as fast as it goes, or "
-				    "up to %d times the capture's)",
-				    optarg, CLI_MAX_SPEED);
-			break;
-		case OPT_GROUP:
-			c = group_by_parse(optarg);
-			if (c < 0)
-				return usage_error(
-				    err, errlen,
-				    "--group takes host, prefix, as or country, not '%s'", optarg);
-			opts->group.by = (enum group_by)c;
-			break;
-		case OPT_PREFIX:
-			if (parse_prefixes(optarg, &opts->group))
-				return usage_error(
-				    err, errlen,
-				    "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to "
-				    "128, not '%s'",
-				    optarg);
-			break;
-		case OPT_COLUMNS:
-			if (parse_optional_columns(optarg, &opts->columns))
-				return usage_error(err, errlen,
-						   "--columns takes optional columns: as, cc (not "
-						   "'%s')",
-						   optarg);
-			break;
-		case OPT_METRICS_GROUP:
-			c = group_by_parse(optarg);
-			if (c != GROUP_AS && c != GROUP_COUNTRY)
-				return usage_error(err, errlen,
-						   "--metrics-group takes as or country, not '%s'",
-						   optarg);
-			opts->metrics_group = (enum group_by)c;
-			break;
-		case OPT_GEO_DB:
-			if (!*optarg)
-				return usage_error(err, errlen, "--geo-db needs a file");
-			opts->geo_db = optarg;
-			break;
-		case OPT_NETNS:
-			if (!*optarg)
-				return usage_error(err, errlen, "--netns needs a namespace");
-			opts->netns = optarg;
-			break;
-		case OPT_LISTEN:
-			if (!*optarg)
-				return usage_error(err, errlen, "--listen needs [ADDR:]PORT");
-			opts->listen = optarg;
-			break;
-		case OPT_METRICS_TOP:
-			if (parse_ulong(optarg, 0, MAX_METRICS_TOP, &v))
-				return usage_error(err, errlen,
-						   "--metrics-top takes 0 to %u hosts, not '%s'",
-						   MAX_METRICS_TOP, optarg);
-			opts->metrics_top = (unsigned)v;
-			break;
-		case OPT_RING_MEMORY:
-			if (parse_ulong(optarg, 1, MAX_RING_MIB, &v))
-				return usage_error(err, errlen,
-						   "--ring-memory takes 1 to %u MiB, not '%s'",
-						   MAX_RING_MIB, optarg);
-			opts->ring_mib = (unsigned)v;
-			break;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "auto"))
-				opts->color = CLI_COLOR_AUTO;
-			else if (!strcmp(optarg, "always"))
-				opts->color = CLI_COLOR_ALWAYS;
-			else if (!strcmp(optarg, "never"))
-				opts->color = CLI_COLOR_NEVER;
-			else
-				return usage_error(err, errlen,
-						   "--color takes auto, always or never, not '%s'",
-						   optarg);
-			break;
-		case OPT_NO_MOUSE:
-			opts->no_mouse = true;
-			break;
-		case 'v':
-			opts->verbose = true;
-			break;
-		case 'h':
-			cli_usage(out);
-			return CLI_EXIT;
-		case 'V':
-			fprintf(out, "flowtop %s (eBPF per-IP traffic monitor)\n", FLOWTOP_VERSION);
-			return CLI_EXIT;
-		case ':':
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		if (c == ':')
 			return usage_error(err, errlen, "option '%s' needs a value",
 					   argv[optind - 1]);
-		default:
-			if (optopt > 0 && optopt < 0x100)
+		o = option_of(c);
+		if (!o) {
+			if (optopt > 0 && optopt < LONG_ONLY)
 				return usage_error(err, errlen, "unknown option '-%c'", optopt);
 			return usage_error(err, errlen, "unknown option '%s'", argv[optind - 1]);
 		}
+		seen[o - options] = true;
+		r = take(o, optarg, opts, err, errlen);
+		if (r == CLI_EXIT && o->kind == OPT_HELP)
+			cli_usage(out);
+		else if (r == CLI_EXIT)
+			fprintf(out, "flowtop %s (eBPF per-IP traffic monitor)\n", FLOWTOP_VERSION);
+		if (r != CLI_RUN)
+			return r;
 	}
 	if (optind < argc)
 		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
-	if (opts->json && !opts->batch)
-		return usage_error(err, errlen, "--json needs -b/--batch");
-	if (opts->read && opts->iface.text[0])
-		return usage_error(err, errlen,
-				   "-r reads a capture file, -i watches interfaces: "
-				   "one or the other");
-	if (speed_given && !opts->read)
-		return usage_error(err, errlen,
-				   "--speed paces a capture file's replay: it needs -r");
-	if (opts->metrics_group && !opts->listen)
-		return usage_error(err, errlen, "--metrics-group needs --listen");
-	if (opts->read && (opts->listen || opts->netns || opts->user))
-		return usage_error(err, errlen,
-				   "-r reads a capture file: --listen, --netns and "
-				   "-u are for interfaces");
-	return CLI_RUN;
+	return check_combinations(opts, seen, err, errlen);
 }
