@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* actions.c: what each key and mouse press does on the table (an action table whose
- * entries return what must be redone, as htop's do), and the conversation view they
- * open and close. */
+ * entries return what is left to do, as htop's do: ui.c does it), the conversation view
+ * and the groups they open and close. */
 #include <curses.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "actions.h"
 #include "keys.h"
 #include "ui_state.h"
 
@@ -63,12 +64,11 @@ static unsigned act_filter(struct ui *u)
 
 static unsigned act_iface(struct ui *u)
 {
-	if (u->replay) {
+	if (u->play) {
 		ui_status(u, "reading a capture file: no interface to pick");
 		return REACT_NONE;
 	}
-	ui_open_picker(u);
-	return REACT_NONE;
+	return REACT_PICKER;
 }
 
 static unsigned act_dump(struct ui *u)
@@ -80,37 +80,32 @@ static unsigned act_dump(struct ui *u)
 
 static unsigned act_step(struct ui *u)
 {
-	if (u->replay)
-		ui_playback_step(u);
-	else
-		ui_status(u, "'.' steps through a capture file (-r)");
+	if (u->play)
+		return REACT_PLAY_STEP;
+	ui_status(u, "'.' steps through a capture file (-r)");
 	return REACT_NONE;
 }
 
 static unsigned act_faster(struct ui *u)
 {
-	if (u->replay)
-		ui_playback_speed(u, true);
-	else
-		ui_status(u, "'+' speeds up a capture file's replay (-r)");
+	if (u->play)
+		return REACT_PLAY_FASTER;
+	ui_status(u, "'+' speeds up a capture file's replay (-r)");
 	return REACT_NONE;
 }
 
 static unsigned act_slower(struct ui *u)
 {
-	if (u->replay)
-		ui_playback_speed(u, false);
-	else
-		ui_status(u, "'-' slows down a capture file's replay (-r)");
+	if (u->play)
+		return REACT_PLAY_SLOWER;
+	ui_status(u, "'-' slows down a capture file's replay (-r)");
 	return REACT_NONE;
 }
 
 static unsigned act_pause(struct ui *u)
 {
-	if (u->replay) { /* the capture's clock stops; what it shows stands still with it */
-		ui_playback_pause(u);
-		return REACT_NONE;
-	}
+	if (u->play) /* the capture's clock stops; what it shows stands still with it */
+		return REACT_PLAY_PAUSE;
 	ui_view(u)->paused = !ui_view(u)->paused;
 	u->graph_paused = u->graph;
 	if (!ui_view(u)->paused)
@@ -188,18 +183,6 @@ static unsigned act_redraw(struct ui *u)
 {
 	(void)u;
 	return REACT_REPAINT;
-}
-
-/* ---- the conversation view ---- */
-
-void ui_close_conversations(struct ui *u)
-{
-	if (!u->conv)
-		return;
-	capture_set_convo(u->cap, NULL);
-	convo_free(u->conv);
-	u->conv = NULL;
-	view_free(&u->conv_view);
 }
 
 /* ---- groups ---- */
@@ -367,44 +350,37 @@ static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
 	[ACT_GEO] = act_geo,
 };
 
-void ui_table_key(struct ui *u, int ch)
+unsigned ui_table_key(struct ui *u, int ch)
 {
-	unsigned react = actions[keys_action(ch)](u);
-
-	if (react & REACT_REBUILD)
-		ui_rebuild(u);
-	else if (react & REACT_FOLLOW)
-		ui_follow(u);
-	if (react & REACT_REPAINT)
-		clearok(curscr, TRUE);
+	return actions[keys_action(ch)](u);
 }
 
 /* A click on a title sorts by it (again: reverses), on a row selects it, twice on the
  * same row opens its conversations; the wheel scrolls. Presses only: flowtop asks for no
  * releases. */
-void ui_table_mouse(struct ui *u)
+unsigned ui_table_mouse(struct ui *u)
 {
+	unsigned react = REACT_NONE;
 	MEVENT ev;
 	struct screen_hit hit;
 	size_t page = page_rows();
 
 	if (getmouse(&ev) != OK)
-		return;
+		return REACT_NONE;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		view_select(ui_view(u), ev.bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS,
 			    page);
-		ui_follow(u);
-		return;
+		return REACT_FOLLOW;
 	}
 	if (!(ev.bstate & BUTTON1_PRESSED))
-		return;
+		return REACT_NONE;
 	hit = screen_hit(ev.y, ev.x);
 	if (hit.kind == HIT_TITLE) {
 		if (hit.col == ui_view(u)->sort)
 			ui_view(u)->reverse = !ui_view(u)->reverse;
 		else
 			ui_view(u)->sort = hit.col, ui_view(u)->reverse = false;
-		ui_rebuild(u);
+		react = REACT_REBUILD;
 	} else if (hit.kind == HIT_ROW && ui_view(u)->top + (size_t)hit.row < ui_view(u)->nbuilt) {
 		size_t r = ui_view(u)->top + (size_t)hit.row;
 		double now = ui_now();
@@ -413,10 +389,10 @@ void ui_table_mouse(struct ui *u)
 		view_select(ui_view(u), 0, page);
 		if (r == u->last_click_row && now - u->last_click < DOUBLE_CLICK_S) {
 			now = 0; /* a third press starts over */
-			if (act_open(u) & REACT_REBUILD)
-				ui_rebuild(u);
+			react = act_open(u);
 		}
 		u->last_click = now;
 		u->last_click_row = r;
 	}
+	return react;
 }

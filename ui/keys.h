@@ -38,13 +38,18 @@ enum ui_action {
 	ACT__COUNT,
 };
 
-/* What an action leaves to be redone (htop's reaction bitmask); the screen is drawn
- * again after every key anyway. */
+/* What an action leaves to be done, which the screen's loop (ui.c) does (htop's
+ * reaction bitmask); the screen is drawn again after every key anyway. */
 enum ui_reaction {
 	REACT_NONE = 0,
-	REACT_REBUILD = 1u << 0, /* the rows: filter, sort or names changed */
-	REACT_FOLLOW = 1u << 1,	 /* the selection moved: build more rows if it left them */
-	REACT_REPAINT = 1u << 2, /* repaint every cell, not only those that changed */
+	REACT_REBUILD = 1u << 0,     /* the rows: filter, sort or names changed */
+	REACT_FOLLOW = 1u << 1,	     /* the selection moved: build more rows if it left them */
+	REACT_REPAINT = 1u << 2,     /* repaint every cell, not only those that changed */
+	REACT_PICKER = 1u << 3,	     /* open the interface picker */
+	REACT_PLAY_PAUSE = 1u << 4,  /* a capture file's replay: stop or go on */
+	REACT_PLAY_STEP = 1u << 5,   /* one more sample of it */
+	REACT_PLAY_FASTER = 1u << 6, /* twice as fast */
+	REACT_PLAY_SLOWER = 1u << 7, /* half as fast */
 };
 
 struct key_binding {

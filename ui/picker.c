@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* picker.c: the interface picker: "any", then every interface with its state; space
- * marks several, Enter switches to those marked (else to the one selected): the same
- * loaded program on new sockets. */
+/* picker.c: the interface picker (see picker.h): the interfaces and their states, the
+ * marks, and what Enter chooses. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "keys.h"
+#include "picker.h"
 #include "ui_state.h"
 
 /* Whether name is watched now: the one interface, one of a list's, or "any". */
@@ -56,25 +56,6 @@ void ui_open_picker(struct ui *u)
 		if_freenameindex(all);
 }
 
-static void switch_to(struct ui *u, const struct iface_names *ifaces)
-{
-	char err[512];
-
-	ui_close_conversations(u); /* its peers are these interfaces' */
-	if (capture_attach(u->cap, ifaces, err, sizeof(err))) {
-		ui_status(u, "%s; still watching %s", err, capture_name(u->cap));
-		return;
-	}
-	u->iface_lost = false;
-	ui_view(u)->selected = ui_view(u)->top = 0;
-	graph_clear(&u->graph);
-	u->attached_at = u->last_sample = ui_now();
-	capture_cost_ns(u->cap);
-	ui_follow_links(u);
-	ui_rebuild(u);
-	ui_status(u, "now watching %s: counters start over", ifaces->text);
-}
-
 /* What Enter picks: the marked interfaces ("any" among them wins), or the one
  * selected. */
 static void picked(const struct ui *u, struct iface_names *list)
@@ -89,7 +70,7 @@ static void picked(const struct ui *u, struct iface_names *list)
 		iface_names_add(list, u->picker_names[u->picker_selected]);
 }
 
-void ui_picker_key(struct ui *u, int ch)
+bool ui_picker_key(struct ui *u, int ch)
 {
 	if (ch == KEY_UP || ch == 'k')
 		u->picker_selected = u->picker_selected > 0 ? u->picker_selected - 1 : 0;
@@ -98,11 +79,10 @@ void ui_picker_key(struct ui *u, int ch)
 	else if (ch == ' ')
 		u->picker_marked[u->picker_selected] = !u->picker_marked[u->picker_selected];
 	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-		static struct iface_names list; /* 4 KiB: not on the stack */
-
-		picked(u, &list);
+		picked(u, &u->picked);
 		u->picker_count = 0;
-		switch_to(u, &list);
+		return true;
 	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
 		u->picker_count = 0;
+	return false;
 }

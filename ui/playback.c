@@ -1,134 +1,182 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* playback.c: a capture file on the screen (-r): its clock moves on with the wall clock
- * at a pace (--speed, + and -), stops with p, steps one sample with '.', and the samples
- * it closes are the screen's; "end of capture" stays until q. */
+/* playback.c: a capture file on the screen (see playback.h): the replay, its clock
+ * against the wall clock, and the header's line that says it. */
+#include "playback.h"
+
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 #include <time.h>
 
-#include "outcome.h"
-#include "ui_state.h"
+#include "capture.h"
+#include "cli.h"
+#include "replay.h"
 
-#define FRAMES_PER_TICK	 20000 /* frames fed between two looks at the keyboard */
-#define SAMPLES_PER_TICK 64    /* samples closed between two frames drawn */
+#define FRAMES_PER_RUN	 20000 /* frames fed between two looks at the keyboard */
+#define SAMPLES_PER_TURN 64    /* samples closed between two frames drawn */
 #define SPEED_MIN	 (1.0 / 64)
 
-static void say_clock(struct ui *u)
+struct playback {
+	struct replay *replay;
+	int64_t to;   /* the capture's clock (ns) the frames run up to */
+	double wall;  /* the wall clock when it last moved on */
+	double speed; /* its pace; 0: as fast as it goes */
+	bool paused, ended;
+	unsigned samples; /* closed this turn */
+	bool turn_over;	  /* no more samples this turn */
+	char clock[96];	  /* playback_clock() */
+};
+
+static void say_clock(struct playback *p)
 {
 	char when[32], pace[16];
 	struct tm tm;
-	time_t secs = (time_t)(u->replay_to / REPLAY_NSEC);
-	int ms = (int)(u->replay_to % REPLAY_NSEC / 1000000);
+	time_t secs = (time_t)(p->to / REPLAY_NSEC);
+	int ms = (int)(p->to % REPLAY_NSEC / 1000000);
 
-	if (u->replay_to == INT64_MAX)
-		secs = (time_t)(replay_clock(u->replay) / REPLAY_NSEC), ms = 0;
+	if (p->to == INT64_MAX)
+		secs = (time_t)(replay_clock(p->replay) / REPLAY_NSEC), ms = 0;
 	gmtime_r(&secs, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	if (u->speed == 0)
+	if (p->speed == 0)
 		snprintf(pace, sizeof(pace), "max");
 	else
-		snprintf(pace, sizeof(pace), "x%g", u->speed);
-	snprintf(u->replay_text, sizeof(u->replay_text), "capture %s.%03d  %s%s", when, ms, pace,
-		 u->replay_ended    ? "  end of capture"
-		 : u->replay_paused ? "  paused"
-				    : "");
+		snprintf(pace, sizeof(pace), "x%g", p->speed);
+	snprintf(p->clock, sizeof(p->clock), "capture %s.%03d  %s%s", when, ms, pace,
+		 p->ended    ? "  end of capture"
+		 : p->paused ? "  paused"
+			     : "");
 }
 
-int ui_playback_start(struct ui *u, struct pcapfile *pf)
+struct playback *playback_new(struct pcapfile *pf, double delay, double speed, double now)
 {
-	u->replay = replay_new(pf, llround(u->opts->delay * 1e9), u->opts->speed == 0);
-	if (!u->replay)
-		return -1;
-	u->speed = u->opts->speed;
-	u->replay_to = replay_begin(u->replay);
-	u->replay_wall = ui_now();
-	say_clock(u);
-	return 0;
-}
+	struct playback *p = calloc(1, sizeof(*p));
 
-void ui_playback_end(struct ui *u)
-{
-	replay_free(u->replay);
-	u->replay = NULL;
-}
-
-/* The replay's end: said on the status line for good, an error as the error. */
-static void ended(struct ui *u)
-{
-	u->replay_ended = true;
-	if (replay_status(u->replay)) {
-		ui_status(u, "%s", replay_error(u->replay));
-		u->status_code = outcome_of_replay(replay_status(u->replay));
-	} else {
-		ui_status(u, "end of capture: %llu frames; q quits", replay_frames(u->replay));
+	if (!p)
+		return NULL;
+	p->replay = replay_new(pf, llround(delay * 1e9), speed == 0);
+	if (!p->replay) {
+		free(p);
+		return NULL;
 	}
-	u->status_until = INFINITY;
+	p->speed = speed;
+	p->to = replay_begin(p->replay);
+	p->wall = now;
+	p->turn_over = true; /* until the first turn */
+	say_clock(p);
+	return p;
 }
 
-bool ui_playback_tick(struct ui *u)
+void playback_free(struct playback *p)
 {
-	double now = ui_now();
-	int64_t interval, at, to;
-	unsigned samples = 0;
+	if (!p)
+		return;
+	replay_free(p->replay);
+	free(p);
+}
+
+static bool flat_out(const struct playback *p)
+{
+	return p->speed == 0 && !p->paused;
+}
+
+void playback_turn(struct playback *p, double now)
+{
+	if (!p->paused && !p->ended && p->speed > 0)
+		p->to += llround((now - p->wall) * p->speed * 1e9);
+	p->wall = now;
+	p->samples = 0;
+	p->turn_over = false;
+}
+
+/* The turn is over: as fast as it goes with no sample closed, the clock is where the
+ * frames are. */
+static enum playback_event end_turn(struct playback *p, enum playback_event ev)
+{
+	if (!p->turn_over && flat_out(p) && !p->ended && p->samples == 0)
+		p->to = replay_clock(p->replay);
+	p->turn_over = true;
+	say_clock(p);
+	return ev;
+}
+
+enum playback_event playback_next(struct playback *p, struct capture *c, double *interval)
+{
+	int64_t ns, at, to = p->speed > 0 || p->paused ? p->to : INT64_MAX;
 	enum replay_event ev;
 
-	if (!u->replay_paused && !u->replay_ended && u->speed > 0)
-		u->replay_to += llround((now - u->replay_wall) * u->speed * 1e9);
-	u->replay_wall = now;
-	to = u->speed > 0 || u->replay_paused ? u->replay_to : INT64_MAX;
-	while (!u->replay_ended && samples < SAMPLES_PER_TICK) {
-		ev = replay_run(u->replay, u->cap, to, FRAMES_PER_TICK, &interval, &at);
-		capture_drain(u->cap);
-		if (ev == REPLAY_IDLE)
-			break;
-		if (ev == REPLAY_END) {
-			ended(u);
-			break;
-		}
-		ui_sample(u, (double)interval / REPLAY_NSEC);
-		samples++;
-		if (u->speed == 0 && !u->replay_paused) {
-			u->replay_to = at;
-			break; /* as fast as it goes, but each sample drawn */
-		}
+	if (p->ended || p->turn_over || p->samples >= SAMPLES_PER_TURN)
+		return end_turn(p, PLAYBACK_IDLE);
+	ev = replay_run(p->replay, c, to, FRAMES_PER_RUN, &ns, &at);
+	capture_drain(c);
+	if (ev == REPLAY_IDLE)
+		return end_turn(p, PLAYBACK_IDLE);
+	if (ev == REPLAY_END) {
+		p->ended = true;
+		return end_turn(p, PLAYBACK_END);
 	}
-	if (u->speed == 0 && !u->replay_paused && !u->replay_ended && samples == 0)
-		u->replay_to = replay_clock(u->replay);
-	say_clock(u);
-	return u->speed == 0 && !u->replay_paused && !u->replay_ended;
+	p->samples++;
+	if (flat_out(p)) { /* as fast as it goes, but each sample drawn */
+		p->to = at;
+		p->turn_over = true;
+		say_clock(p);
+	}
+	*interval = (double)ns / REPLAY_NSEC;
+	return PLAYBACK_SAMPLE;
 }
 
-void ui_playback_pause(struct ui *u)
+bool playback_busy(const struct playback *p)
 {
-	u->replay_paused = !u->replay_paused;
-	if (u->speed == 0) /* from where it stands */
-		u->replay_to = replay_clock(u->replay);
-	say_clock(u);
+	return flat_out(p) && !p->ended;
 }
 
-void ui_playback_step(struct ui *u)
+void playback_pause(struct playback *p)
 {
-	if (!u->replay_paused)
-		ui_playback_pause(u);
-	if (replay_next_sample(u->replay) > u->replay_to)
-		u->replay_to = replay_next_sample(u->replay);
-	ui_playback_tick(u);
+	p->paused = !p->paused;
+	if (p->speed == 0) /* from where it stands */
+		p->to = replay_clock(p->replay);
+	say_clock(p);
 }
 
-void ui_playback_speed(struct ui *u, bool faster)
+void playback_step(struct playback *p)
+{
+	if (!p->paused)
+		playback_pause(p);
+	if (replay_next_sample(p->replay) > p->to)
+		p->to = replay_next_sample(p->replay);
+}
+
+double playback_speed(struct playback *p, bool faster)
 {
 	if (faster)
-		u->speed = u->speed == 0 ? 0 : u->speed * 2 > CLI_MAX_SPEED ? 0 : u->speed * 2;
+		p->speed = p->speed == 0 ? 0 : p->speed * 2 > CLI_MAX_SPEED ? 0 : p->speed * 2;
 	else
-		u->speed = u->speed == 0 ? CLI_MAX_SPEED : fmax(u->speed / 2, SPEED_MIN);
-	if (u->speed > 0 && u->replay_to == INT64_MAX)
-		u->replay_to = replay_clock(u->replay);
+		p->speed = p->speed == 0 ? CLI_MAX_SPEED : fmax(p->speed / 2, SPEED_MIN);
+	if (p->speed > 0 && p->to == INT64_MAX)
+		p->to = replay_clock(p->replay);
 	/* as fast as it goes, a silence of years must not be years of samples */
-	replay_merge_silence(u->replay, u->speed == 0);
-	if (u->speed == 0)
-		ui_status(u, "replaying as fast as it goes");
-	else
-		ui_status(u, "replaying at %g times the capture's pace", u->speed);
-	say_clock(u);
+	replay_merge_silence(p->replay, p->speed == 0);
+	say_clock(p);
+	return p->speed;
+}
+
+const char *playback_clock(const struct playback *p)
+{
+	return p->clock;
+}
+
+int playback_status(const struct playback *p)
+{
+	return replay_status(p->replay);
+}
+
+const char *playback_error(const struct playback *p)
+{
+	return replay_error(p->replay);
+}
+
+unsigned long long playback_frames(const struct playback *p)
+{
+	return replay_frames(p->replay);
 }

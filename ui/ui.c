@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* ui.c: the screen on the shared event loop (loop.h), with the keyboard and the DNS
- * worker as its own fds: sampling, drawing, prompts and dumps; keys and the mouse go
- * to actions.c, the picker's to picker.c. */
+ * worker as its own fds: sampling (live, or a capture file's playback), drawing,
+ * prompts, dumps and interface switches; keys and the mouse go to actions.c, the
+ * picker's to picker.c, and what they return is done here. */
 #include "ui.h"
 
 #include <curses.h>
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -15,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "convo.h"
 #include "dns.h"
 #include "dump.h"
@@ -23,141 +26,13 @@
 #include "keys.h"
 #include "loop.h"
 #include "outcome.h"
+#include "picker.h"
+#include "playback.h"
 #include "report.h"
 #include "screen.h"
 #include "snapshot.h"
 #include "ui_state.h"
 #include "view.h"
-
-#define STATUS_SECONDS 5
-
-bool ui_grouped(const struct ui *u)
-{
-	return !u->conv && u->group.by != GROUP_HOST && !u->in_group && u->groups;
-}
-
-struct view *ui_view(struct ui *u)
-{
-	return u->conv ? &u->conv_view : ui_grouped(u) ? &u->group_view : &u->main;
-}
-
-static const struct hosttab *shown_hosts(struct ui *u)
-{
-	if (u->conv)
-		return convo_peers(u->conv);
-	return ui_grouped(u) ? groups_table(u->groups) : capture_hosts(u->cap);
-}
-
-bool ui_build_groups(struct ui *u)
-{
-	int err;
-
-	if (u->group.by == GROUP_HOST)
-		return true;
-	if (!u->groups)
-		u->groups = groups_new(hosttab_capacity(capture_hosts(u->cap)), u->geo);
-	err = u->groups ? groups_build(u->groups, capture_hosts(u->cap), &u->group) : -ENOMEM;
-	if (err)
-		ui_status(u, "cannot group the hosts: %s", strerror(-err));
-	u->group_view.groups = u->groups;
-	return !err;
-}
-
-/* Where the hosts the main view shows are, for its AS and CC columns: each host looked
- * up once, then kept; every host when the rows are sorted or filtered by them, else the
- * rows built. */
-static void locate(struct ui *u, bool every_host)
-{
-	struct hosttab *t = capture_hosts(u->cap);
-	struct view *v = &u->main;
-	size_t i, n = every_host ? hosttab_count(t) : v->nbuilt;
-
-	for (i = 0; i < n; i++) {
-		const struct host *h =
-		    every_host ? hosttab_get(t, i) : hosttab_find(t, &v->rows[i].host.addr);
-		struct host *m = h ? hosttab_own(t, h) : NULL;
-
-		if (m)
-			geo_locate(u->geo, &m->addr, &m->geo);
-		if (!every_host && m) {
-			v->rows[i].host.geo = m->geo;
-			view_fill_geo(v, &v->rows[i]);
-		}
-	}
-}
-
-double ui_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void ui_status(struct ui *u, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(u->status, sizeof(u->status), fmt, ap);
-	va_end(ap);
-	u->status_until = ui_now() + STATUS_SECONDS;
-}
-
-const char *ui_name_of(const struct flow_key *key, bool lookup, void *arg)
-{
-	struct ui *u = arg;
-
-	return u->dns ? dns_name(u->dns, key, lookup) : NULL;
-}
-
-/* Builds the rows a screen needs (want 0; paused, those it keeps), or `want` (a dump). */
-static void build(struct ui *u, size_t want)
-{
-	size_t page = (size_t)screen_table_rows();
-
-	bool geo = ui_view(u) == &u->main && u->main.optional;
-
-	if (!want)
-		want = ui_view(u)->paused ? VIEW_PAUSED_ROWS : view_want(ui_view(u), page);
-	if (geo && (u->main.sort == COL_AS || u->main.sort == COL_CC ||
-		    u->main.filter.kind == FILTER_TEXT)) /* a sort or a filter by them */
-		locate(u, true);
-	if (view_build(ui_view(u), shown_hosts(u), want, ui_name_of, u))
-		ui_status(u, "out of memory building the rows");
-	if (geo)
-		locate(u, false);
-	view_select(ui_view(u), 0, page);
-}
-
-void ui_rebuild(struct ui *u)
-{
-	build(u, 0);
-}
-
-void ui_freeze(struct ui *u)
-{
-	const struct view *v = ui_view(u);
-
-	build(u, 0);
-	if (v->nbuilt < v->nrows)
-		ui_status(u, "paused: the first %zu of %zu rows kept", v->nbuilt, v->nrows);
-}
-
-/* After the selection moved: more rows when it went past those built. */
-void ui_follow(struct ui *u)
-{
-	size_t page = (size_t)screen_table_rows();
-
-	if (!ui_view(u)->paused && ui_view(u)->nbuilt < ui_view(u)->nrows &&
-	    view_want(ui_view(u), page) > ui_view(u)->nbuilt)
-		ui_rebuild(u);
-}
-
-bool ui_graph_on(const struct ui *u)
-{
-	return u->graph_mode == GRAPH_AUTO ? screen_graph_by_default() : u->graph_mode == GRAPH_ON;
-}
 
 static void draw(struct ui *u)
 {
@@ -169,7 +44,7 @@ static void draw(struct ui *u)
 		.iface = capture_name(u->cap),
 		.netns = u->opts->netns,
 		.iface_up = capture_up(u->cap),
-		.replay = u->replay ? u->replay_text : NULL,
+		.replay = u->play ? playback_clock(u->play) : NULL,
 		.links = links,
 		.nlinks = nlinks,
 		.iface_lost = u->iface_lost,
@@ -222,23 +97,8 @@ static void graph_push_totals(struct ui *u)
 		   (double)t->delta.out_bytes / dt);
 }
 
-/* The main view's IFACE column: on while several interfaces are watched, its names
- * those of the capture's slots. */
-void ui_follow_links(struct ui *u)
-{
-	const struct iface_watch *l;
-	size_t n, i;
-
-	l = capture_links(u->cap, &n);
-	memset(u->main.link_names, 0, sizeof(u->main.link_names));
-	u->main.several = capture_several(u->cap);
-	for (i = 0; i < n; i++)
-		if (link_bit_own(l[i].slot))
-			u->main.link_names[l[i].slot] = l[i].info.name;
-	u->main.link_names[FLOWTOP_SLOT_NONE] = "other";
-}
-
-void ui_sample(struct ui *u, double interval)
+/* Closes a sample of interval seconds (the wall clock's, or a capture's). */
+static void sample(struct ui *u, double interval)
 {
 	int err;
 
@@ -263,14 +123,6 @@ void ui_sample(struct ui *u, double interval)
 
 /* ---- dump ---- */
 
-void ui_default_dump_name(struct ui *u)
-{
-	if (u->opts->snapshot)
-		snprintf(u->input, sizeof(u->input), "%s", u->opts->snapshot);
-	else
-		snapshot_default_name(capture_name(u->cap), u->input, sizeof(u->input));
-}
-
 /* " of N" when a dump wrote fewer rows than pass the filter (paused, with only the
  * first VIEW_PAUSED_ROWS kept), else "": for "wrote W of N rows". */
 static const char *of_rows(struct ui *u, size_t written, char *buf, size_t len)
@@ -292,7 +144,7 @@ static int dump(struct ui *u, const char *path, size_t *written, char *err, size
 	if (u->conv)
 		fmt_addr(convo_focus(u->conv), focus);
 	if (!ui_view(u)->paused)
-		build(u, ui_view(u)->nrows);
+		ui_build(u, ui_view(u)->nrows);
 	ret =
 	    dump_write(path, ui_view(u), capture_name(u->cap), u->conv ? focus : NULL, err, errlen);
 	*written = ui_view(u)->nbuilt;
@@ -320,7 +172,7 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 				    &cap);
 	} else {
 		if (u->geo && report_format_for(path) == REPORT_JSON) /* the one that says it */
-			locate(u, true);
+			ui_locate(u, true);
 		ret = report_select(&r, capture_hosts(u->cap), &u->main.filter, 0, &rows, &cap);
 	}
 	if (ret)
@@ -380,11 +232,80 @@ static void prompt_key(struct ui *u, int ch)
 	}
 }
 
+static void switch_to(struct ui *u, const struct iface_names *ifaces)
+{
+	char err[512];
+
+	ui_close_conversations(u); /* its peers are these interfaces' */
+	if (capture_attach(u->cap, ifaces, err, sizeof(err))) {
+		ui_status(u, "%s; still watching %s", err, capture_name(u->cap));
+		return;
+	}
+	u->iface_lost = false;
+	ui_view(u)->selected = ui_view(u)->top = 0;
+	graph_clear(&u->graph);
+	u->attached_at = u->last_sample = ui_now();
+	capture_cost_ns(u->cap);
+	ui_follow_links(u);
+	ui_rebuild(u);
+	ui_status(u, "now watching %s: counters start over", ifaces->text);
+}
+
+/* A turn of a capture file's playback: its samples taken, its end said for good (an
+ * error as the run's). Returns whether the loop should not wait. */
+static bool play(struct ui *u)
+{
+	enum playback_event ev;
+	double interval;
+
+	playback_turn(u->play, ui_now());
+	while ((ev = playback_next(u->play, u->cap, &interval)) == PLAYBACK_SAMPLE)
+		sample(u, interval);
+	if (ev == PLAYBACK_END) {
+		if (playback_status(u->play)) {
+			ui_status(u, "%s", playback_error(u->play));
+			u->status_code = outcome_of_replay(playback_status(u->play));
+		} else {
+			ui_status(u, "end of capture: %llu frames; q quits",
+				  playback_frames(u->play));
+		}
+		u->status_until = INFINITY;
+	}
+	return playback_busy(u->play);
+}
+
+/* What a key or a click left to do (enum ui_reaction). */
+static void react(struct ui *u, unsigned what)
+{
+	if (what & REACT_REBUILD)
+		ui_rebuild(u);
+	else if (what & REACT_FOLLOW)
+		ui_follow(u);
+	if (what & REACT_REPAINT)
+		clearok(curscr, TRUE);
+	if (what & REACT_PICKER)
+		ui_open_picker(u);
+	if (what & REACT_PLAY_PAUSE)
+		playback_pause(u->play);
+	if (what & REACT_PLAY_STEP) {
+		playback_step(u->play);
+		play(u);
+	}
+	if (what & (REACT_PLAY_FASTER | REACT_PLAY_SLOWER)) {
+		double speed = playback_speed(u->play, what & REACT_PLAY_FASTER);
+
+		if (speed == 0)
+			ui_status(u, "replaying as fast as it goes");
+		else
+			ui_status(u, "replaying at %g times the capture's pace", speed);
+	}
+}
+
 static void handle_key(struct ui *u, int ch)
 {
 	if (ch == KEY_MOUSE) {
 		if (!u->help && u->prompt == PROMPT_NONE && u->picker_count == 0)
-			ui_table_mouse(u);
+			react(u, ui_table_mouse(u));
 		else {
 			MEVENT ev;
 
@@ -401,10 +322,12 @@ static void handle_key(struct ui *u, int ch)
 		u->help = false;
 	else if (u->prompt != PROMPT_NONE)
 		prompt_key(u, ch);
-	else if (u->picker_count > 0)
-		ui_picker_key(u, ch);
-	else
-		ui_table_key(u, ch);
+	else if (u->picker_count > 0) {
+		if (ui_picker_key(u, ch))
+			switch_to(u, &u->picked);
+	} else {
+		react(u, ui_table_key(u, ch));
+	}
 }
 
 static void link_check(struct ui *u)
@@ -476,7 +399,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = ui_now();
 	ui_follow_links(&u);
-	if (pf && ui_playback_start(&u, pf)) {
+	if (pf && !(u.play = playback_new(pf, opts->delay, opts->speed, ui_now()))) {
 		fprintf(stderr, "flowtop: out of memory\n");
 		loop_free(l);
 		dns_free(u.dns);
@@ -500,21 +423,21 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 			loop_err = ev;
 			break;
 		}
-		if (ev & LOOP_DRAIN && !u.replay)
+		if (ev & LOOP_DRAIN && !u.play)
 			capture_drain(c);
-		if (u.replay)
-			busy = ui_playback_tick(&u);
+		if (u.play)
+			busy = play(&u);
 		if (ev & LOOP_SIGNAL && signo == SIGUSR1)
 			usr1_dump(&u);
 		else if (ev & LOOP_SIGNAL)
 			u.quit = true;
 		if (rev[0] & (POLLHUP | POLLERR))
 			u.quit = true; /* the terminal went away */
-		if (ev & LOOP_SAMPLE && !u.replay) {
+		if (ev & LOOP_SAMPLE && !u.play) {
 			link_check(&u);
-			ui_sample(&u, ui_now() - u.last_sample);
+			sample(&u, ui_now() - u.last_sample);
 		}
-		if (ev & LOOP_LINK && !u.replay)
+		if (ev & LOOP_LINK && !u.play)
 			link_check(&u);
 		if (u.dns && rev[1] & POLLIN) {
 			dns_drain(u.dns);
@@ -526,7 +449,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 			keys = true;
 		}
 		/* a drain alone changes nothing on the screen */
-		if (keys || ev & ~LOOP_DRAIN || rev[1] || ev == 0 || u.replay)
+		if (keys || ev & ~LOOP_DRAIN || rev[1] || ev == 0 || u.play)
 			draw(&u);
 	}
 	screen_end();
@@ -544,6 +467,6 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	view_free(&u.main);
 	view_free(&u.group_view);
 	groups_free(u.groups);
-	ui_playback_end(&u);
+	playback_free(u.play);
 	return u.status_code;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* ui_state.h: the screen's state, private to ui/: the loop (ui.c), the key and mouse
- * actions with the conversation view (actions.c) and the interface picker (picker.c)
- * share it. */
+/* ui_state.h: the screen's state, private to ui/, and what reads and builds it
+ * (state.c): the loop (ui.c), the key and mouse actions (actions.c) and the interface
+ * picker (picker.c) share it. Those two return what they want done (keys.h's
+ * reactions, the picker's choice) and the loop does it: none calls the loop. */
 #ifndef FLOWTOP_UI_STATE_H
 #define FLOWTOP_UI_STATE_H
 
@@ -16,7 +17,7 @@
 #include "fmt.h"
 #include "graph.h"
 #include "pcapfile.h"
-#include "replay.h"
+#include "playback.h"
 #include "screen.h"
 #include "view.h"
 
@@ -71,30 +72,28 @@ struct ui {
 	bool mouse;
 	bool iface_lost;
 	bool quit;
-	int status_code; /* enum outcome */
-	/* -r on the screen (playback.c): the replay, its clock (capture ns), the wall time
-	 * it last moved on, its pace (0: as fast as it goes) */
-	struct replay *replay;
-	int64_t replay_to;
-	double replay_wall;
-	double speed;
-	bool replay_paused, replay_ended;
-	char replay_text[96]; /* the header's "capture 2025-12-05 12:00:03.250  x1" */
+	int status_code;	   /* enum outcome */
+	struct playback *play;	   /* -r on the screen, or NULL */
+	struct iface_names picked; /* what the picker's Enter chose */
 };
+
+/* state.c: the view on screen, its rows, the status line */
 
 /* The view on screen: the conversations when open, else the groups when grouped (and
  * none is open), else the hosts. */
 struct view *ui_view(struct ui *u);
 /* Whether the screen shows groups (not a group's hosts, not conversations). */
 bool ui_grouped(const struct ui *u);
-/* ui.c: makes the groups afresh (a sample closed, the grouping changed); false, said,
- * when out of memory. */
+/* Makes the groups afresh (a sample closed, the grouping changed); false, said, when out
+ * of memory. */
 bool ui_build_groups(struct ui *u);
 double ui_now(void); /* monotonic seconds */
 /* A message on the status line for a few seconds. */
 void ui_status(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The name of an address, for view_build() (arg: the ui). */
 const char *ui_name_of(const struct flow_key *key, bool lookup, void *arg);
+/* Builds the rows a screen needs (want 0; paused, those it keeps), or `want` (a dump). */
+void ui_build(struct ui *u, size_t want);
 /* The rows a screen needs, built again (filter, sort, names changed). */
 void ui_rebuild(struct ui *u);
 /* Builds the rows a paused view keeps (VIEW_PAUSED_ROWS at most), and says so when that
@@ -102,32 +101,14 @@ void ui_rebuild(struct ui *u);
 void ui_freeze(struct ui *u);
 /* After the selection moved: more rows when it went past those built. */
 void ui_follow(struct ui *u);
+/* Where the main view's hosts are (AS, country): every host's, or the rows built's. */
+void ui_locate(struct ui *u, bool every_host);
 bool ui_graph_on(const struct ui *u);
 /* The file a dump goes to unless edited: -o, or flowtop-IFACE-DATE-TIME.txt. */
 void ui_default_dump_name(struct ui *u);
-
-/* ui.c: the main view's IFACE column and names, after an attach or a sample */
+/* The main view's IFACE column and names, after an attach or a sample. */
 void ui_follow_links(struct ui *u);
-/* ui.c: closes a sample of interval seconds (the wall clock's, or a capture's) */
-void ui_sample(struct ui *u, double interval);
-
-/* playback.c: a capture file replayed on the screen (-r) */
-int ui_playback_start(struct ui *u, struct pcapfile *pf);
-/* Moves the replay on with the wall clock; true when it wants the loop not to wait
- * (as fast as it goes, and not done). */
-bool ui_playback_tick(struct ui *u);
-void ui_playback_pause(struct ui *u);
-void ui_playback_step(struct ui *u);
-void ui_playback_speed(struct ui *u, bool faster);
-void ui_playback_end(struct ui *u);
-
-/* picker.c */
-void ui_open_picker(struct ui *u);
-void ui_picker_key(struct ui *u, int ch);
-
-/* actions.c */
-void ui_table_key(struct ui *u, int ch);
-void ui_table_mouse(struct ui *u);
+/* The conversation view closes (its counts stop). */
 void ui_close_conversations(struct ui *u);
 
 #endif

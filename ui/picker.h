@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* picker.h: the interface picker, a box over the table: "any", then every interface
+ * with its state; space marks several, Enter chooses. The loop does the switch. */
+#ifndef FLOWTOP_PICKER_H
+#define FLOWTOP_PICKER_H
+
+#include <stdbool.h>
+
+struct ui;
+
+/* Opens it, the interfaces watched now marked as such. */
+void ui_open_picker(struct ui *u);
+/* A key while it is open: true when Enter chose interfaces (in u->picked: those marked,
+ * "any" among them winning, else the one selected); it is closed then, and by Esc. */
+bool ui_picker_key(struct ui *u, int ch);
+
+#endif
