@@ -34,6 +34,7 @@ cmd tcpreplay tcpreplay
 cmd editcap wireshark-common
 cmd capinfos wireshark-common
 cmd tcpdump tcpdump
+cmd tshark tshark
 cmd ethtool ethtool
 cmd jq jq
 cmd tmux tmux
@@ -73,7 +74,6 @@ kernel_package() {
 bench_deps='
 cmd iftop iftop
 cmd iptraf-ng iptraf-ng
-cmd tshark tshark
 '
 kernel_deps='
 cmd qemu-system-x86_64 qemu-system-x86

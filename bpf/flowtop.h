@@ -130,13 +130,18 @@ struct flow_spill {
 	  "its LRU before a read.")                                                                \
 	X(spilled, "spilled", "spilled", "flowtop_spilled_frames_total",                           \
 	  "Frames counted through the spill map (a per-CPU ring was full).")                       \
+	X(filtered, "filtered", "filtered", "flowtop_filtered_frames_total",                       \
+	  "Frames the filter expression rejected: counted nowhere else.")                          \
+	X(filtered_bytes, "filtered_bytes", NULL, "flowtop_filtered_bytes_total",                  \
+	  "Bytes of the frames the filter expression rejected.")                                   \
 	X(new_entries, NULL, NULL, NULL, NULL)
 
 /* An entry of the per-CPU stats array, one per slot: every frame the filter saw
  * (FLOW_STATS_FIELDS): frames, counted or not, and their bytes on the wire; of them, those this
  * host sent; frames with no IP header on the dissector's path; frames cut short or invalid inside a
  * header on the path; address updates lost; frames counted in the spill map because
- * their CPU's ring was full; spill map entries the filter created. User space keeps its
+ * their CPU's ring was full; frames a filter expression rejected, and their bytes
+ * (counted there alone); spill map entries the filter created. User space keeps its
  * sums in the same struct, lost there also counting what the spill map's LRU dropped. */
 struct flow_stats {
 #define FLOW_STATS_MEMBER(field, json, text, family, help) __u64 field;
@@ -166,7 +171,7 @@ struct flow_file_frame {
 
 _Static_assert(sizeof(struct flow_key) == 16, "flow_key must have no padding");
 _Static_assert(sizeof(struct flow_counters) == 32, "flow_counters layout");
-_Static_assert(sizeof(struct flow_stats) == 9 * 8, "flow_stats: FLOW_STATS_FIELDS, u64 each");
+_Static_assert(sizeof(struct flow_stats) == 11 * 8, "flow_stats: FLOW_STATS_FIELDS, u64 each");
 _Static_assert(sizeof(union flow_ring_slot) == 16, "flow_ring_slot layout");
 _Static_assert(sizeof(struct flow_spill) == 40, "flow_spill layout");
 _Static_assert(sizeof(struct flow_spill_key) == 20, "flow_spill_key must have no padding");

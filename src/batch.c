@@ -83,6 +83,7 @@ static int sample_at(struct batch *b, struct report *r, double interval,
 	r->links = capture_links(b->cap, &r->nlinks);
 	r->several = capture_several(b->cap);
 	r->netns = b->opts->netns;
+	r->expr = b->opts->expr[0] ? b->opts->expr : NULL;
 	r->totals = capture_totals(b->cap);
 	return select_rows(b, r, b->opts->limit);
 }

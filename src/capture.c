@@ -515,6 +515,11 @@ int capture_feed(struct capture *c, const void *frame, size_t len, uint32_t extr
 	return filefeed_add(c->feed, frame, len, extra);
 }
 
+void capture_feed_filtered(struct capture *c, uint32_t wire_len)
+{
+	sampler_add_filtered(c->sampler, c->w.links[0].slot, wire_len);
+}
+
 int capture_flush(struct capture *c)
 {
 	return c->feed ? filefeed_flush(c->feed) : 0;

@@ -42,6 +42,9 @@ int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char
 /* Hands the filter one frame of the file (as bpf_load_run_frame() takes it), which
  * may wait in a batch until capture_flush() (src/filefeed.h). 0 or -errno. */
 int capture_feed(struct capture *c, const void *frame, size_t len, uint32_t extra);
+/* A frame of the file the filter expression rejected (pcapfile_set_expression()), of
+ * wire_len bytes: counted in `filtered` alone. */
+void capture_feed_filtered(struct capture *c, uint32_t wire_len);
 /* Runs the frames fed and waiting: call it before the counts are read. 0 or -errno. */
 int capture_flush(struct capture *c);
 

@@ -403,6 +403,25 @@ static enum cli_result take(const struct cli_option *o, const char *arg, struct 
 	return bad_value(o, arg, why, err, errlen);
 }
 
+/* The trailing arguments, joined by spaces as tcpdump joins them: the expression. */
+static enum cli_result take_expression(int n, char **args, struct cli_opts *opts, char *err,
+				       size_t errlen)
+{
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int w = snprintf(opts->expr + used, sizeof(opts->expr) - used, "%s%s", i ? " " : "",
+				 args[i]);
+
+		if (w < 0 || (size_t)w >= sizeof(opts->expr) - used)
+			return usage_error(err, errlen, "filter expression too long (%zu bytes)",
+					   sizeof(opts->expr) - 1);
+		used += (size_t)w;
+	}
+	return CLI_RUN;
+}
+
 /* Whether the option named name was on the command line. */
 static bool given(const bool *seen, const char *name)
 {
@@ -429,6 +448,11 @@ static enum cli_result check_combinations(const struct cli_opts *opts, const boo
 				   "--speed paces a capture file's replay: it needs -r");
 	if (opts->metrics_group && !opts->listen)
 		return usage_error(err, errlen, "--metrics-group needs --listen");
+	if (opts->expr[0] && !opts->read)
+		return usage_error(err, errlen,
+				   "a filter expression ('%.64s') counts capture files (-r) for "
+				   "now, not interfaces",
+				   opts->expr);
 	if (opts->read && (opts->listen || opts->netns || opts->user))
 		return usage_error(err, errlen,
 				   "-r reads a capture file: --listen, --netns and "
@@ -476,7 +500,8 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 		if (r != CLI_RUN)
 			return r;
 	}
-	if (optind < argc)
-		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	r = take_expression(argc - optind, argv + optind, opts, err, errlen);
+	if (r != CLI_RUN)
+		return r;
 	return check_combinations(opts, seen, err, errlen);
 }

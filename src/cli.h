@@ -15,6 +15,7 @@
 #define CLI_DEFAULT_LIMIT	100  /* -L */
 #define CLI_DEFAULT_METRICS_TOP 100  /* --metrics-top */
 #define CLI_MAX_SPEED		1024 /* --speed */
+#define CLI_EXPR_LEN		4096 /* the longest filter expression, its NUL included */
 
 enum cli_color {
 	CLI_COLOR_AUTO,	  /* when the terminal has colours and NO_COLOR is unset or empty */
@@ -26,6 +27,9 @@ struct cli_opts {
 	struct iface_names iface; /* -i: one, a list "eth0,wg0", or "any"; empty: the
 				   * default interface */
 	const char *read;	  /* -r: the capture file to read, or NULL */
+	char expr[CLI_EXPR_LEN];  /* the trailing arguments, tcpdump's way: the filter
+				   * expression (pcap-filter(7)) frames must match to count;
+				   * "": every frame */
 	double delay;		  /* seconds between samples */
 	double speed;		  /* --speed: a replay's pace against the capture's, 0: at once */
 	long iterations;	  /* samples to take, 0 for no limit */

@@ -19,6 +19,8 @@
 
 struct pcapfile {
 	pcap_t *pcap;
+	struct bpf_program expr; /* pcapfile_set_expression(), when has_expr */
+	bool has_expr;
 	int dlt;
 	unsigned long long frames; /* read so far */
 	int nsec;		   /* stamps in nanoseconds */
@@ -152,9 +154,26 @@ void pcapfile_close(struct pcapfile *p)
 {
 	if (!p)
 		return;
+	if (p->has_expr)
+		pcap_freecode(&p->expr);
 	if (p->pcap)
 		pcap_close(p->pcap);
 	free(p);
+}
+
+int pcapfile_set_expression(struct pcapfile *p, const char *expr, char *err, size_t errlen)
+{
+	struct bpf_program prog;
+
+	if (pcap_compile(p->pcap, &prog, expr, 1, PCAP_NETMASK_UNKNOWN)) {
+		snprintf(err, errlen, "filter expression '%s': %s", expr, pcap_geterr(p->pcap));
+		return -EINVAL;
+	}
+	if (p->has_expr)
+		pcap_freecode(&p->expr);
+	p->expr = prog;
+	p->has_expr = true;
+	return 0;
 }
 
 unsigned pcapfile_hlen(const struct pcapfile *p)
@@ -176,6 +195,8 @@ int pcapfile_next(struct pcapfile *p, struct pcap_frame *f, char *err, size_t er
 		return -1;
 	}
 	p->frames++;
+	f->wire_len = h->len;
+	f->filtered = p->has_expr && !pcap_offline_filter(&p->expr, h, pkt);
 	len = pcapfile_convert(p->dlt, pkt, h->caplen, h->len, p->buf, &f->extra);
 	f->data = p->buf;
 	f->len = (uint32_t)len;

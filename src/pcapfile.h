@@ -7,6 +7,7 @@
 #ifndef FLOWTOP_PCAPFILE_H
 #define FLOWTOP_PCAPFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -21,6 +22,8 @@ struct pcap_frame {
 	const uint8_t *data; /* Ethernet header, then the network header on */
 	uint32_t len;	     /* bytes at data, at least 14 */
 	uint32_t extra;	     /* bytes on the wire past them */
+	uint32_t wire_len;   /* the whole frame's on the wire, link header included */
+	bool filtered;	     /* the filter expression rejected it: count it there alone */
 	struct timespec ts;  /* the capture's time of the frame */
 };
 
@@ -41,6 +44,11 @@ struct pcapfile;
  * capture, or a link type flowtop does not read (named). */
 struct pcapfile *pcapfile_open(const char *path, char *err, size_t errlen);
 void pcapfile_close(struct pcapfile *p);
+
+/* Frames from now on must match expr (pcap-filter(7), compiled by libpcap for the file's
+ * link type: the frames tcpdump -r FILE EXPR keeps); the others come marked filtered.
+ * 0, or -EINVAL with libpcap's reason in err. */
+int pcapfile_set_expression(struct pcapfile *p, const char *expr, char *err, size_t errlen);
 
 /* The link header's length of the file's link type (see pcapfile_link_hlen()). */
 unsigned pcapfile_hlen(const struct pcapfile *p);

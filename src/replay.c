@@ -152,7 +152,11 @@ static enum replay_event feed(struct replay *r, struct capture *c, int64_t to, u
 		}
 		if (when > to)
 			return REPLAY_IDLE;
-		err = capture_feed(c, r->ahead.data, r->ahead.len, r->ahead.extra);
+		err = 0;
+		if (r->ahead.filtered) /* counted there alone, by the capture's clock still */
+			capture_feed_filtered(c, r->ahead.wire_len);
+		else
+			err = capture_feed(c, r->ahead.data, r->ahead.len, r->ahead.extra);
 		if (err) {
 			fail(r, err, r->frames + 1);
 			continue; /* the last sample, then the end */

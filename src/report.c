@@ -230,6 +230,10 @@ static void write_json(FILE *f, const struct report *r)
 	fprintf(f, "{\"time\":\"%s\",\"%s\":", report_time(r, when),
 		r->file ? "file" : "interface");
 	report_json_string(f, r->file ? r->file : r->iface);
+	if (r->expr) {
+		fputs(",\"expression\":", f);
+		report_json_string(f, r->expr);
+	}
 	if (r->netns) {
 		fputs(",\"netns\":", f);
 		report_json_string(f, r->netns);
@@ -361,8 +365,9 @@ static void write_text(FILE *f, const struct report *r)
 	char when[FMT_TIME_LEN], label[GROUP_LABEL_LEN], rx[16], tx[16], pps[16], bps[16];
 	size_t i;
 
-	fprintf(f, "%s  %s%s%s%s  interval %.*f s\n", report_time(r, when), r->iface,
+	fprintf(f, "%s  %s%s%s%s%s%s%s  interval %.*f s\n", report_time(r, when), r->iface,
 		r->netns ? " (netns " : "", r->netns ? r->netns : "", r->netns ? ")" : "",
+		r->expr ? "  expression '" : "", r->expr ? r->expr : "", r->expr ? "'" : "",
 		r->time_digits ? r->time_digits : 3, t->interval);
 	fprintf(f, "total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)", (uint64_t)t->total.frames,
 		(uint64_t)t->total.bytes,

@@ -27,6 +27,7 @@ struct report {
 	size_t nlinks;
 	bool several;	      /* more than one watched: interfaces named row by row */
 	const char *netns;    /* the namespace it is in (--netns), or NULL: flowtop's own */
+	const char *expr;     /* the filter expression frames had to match, or NULL: none */
 	struct timespec time; /* wall-clock time of the sample (a capture file's time) */
 	int time_digits;      /* of the second in time and interval: 0 for 3 (ms), 6 for
 			       * a capture file's samples (exact to the microsecond) */

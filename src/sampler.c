@@ -43,6 +43,8 @@ struct sampler {
 	/* each slot's counters as the last sample read them, and as they were when the
 	 * slot's interface took it (sampler_restart_slot()): what the totals show of it */
 	struct flow_stats raw[FLOWTOP_MAX_SLOTS], base[FLOWTOP_MAX_SLOTS];
+	/* what user space counted itself (sampler_add_filtered()), added to the kernel's */
+	struct flow_stats user[FLOWTOP_MAX_SLOTS];
 	bool no_batch;	     /* the kernel refused batch lookups once */
 	struct convo *convo; /* the focused address's conversations, or NULL */
 };
@@ -259,6 +261,14 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 	return n;
 }
 
+void sampler_add_filtered(struct sampler *s, unsigned slot, uint64_t bytes)
+{
+	if (slot < FLOWTOP_MAX_SLOTS) {
+		s->user[slot].filtered++;
+		s->user[slot].filtered_bytes += bytes;
+	}
+}
+
 void sampler_restart_slot(struct sampler *s, unsigned slot)
 {
 	if (slot == FLOWTOP_SLOT_NONE || slot >= FLOWTOP_MAX_SLOTS)
@@ -455,6 +465,8 @@ static int read_stats(struct sampler *s, struct flow_stats *slot, struct flow_st
 			FLOW_STATS_FIELDS(SUM)
 #undef SUM
 		}
+		slot[i].filtered += s->user[i].filtered;
+		slot[i].filtered_bytes += s->user[i].filtered_bytes;
 #define SUM(field, json, text, family, help) sum->field += slot[i].field;
 		FLOW_STATS_FIELDS(SUM)
 #undef SUM
@@ -566,6 +578,7 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 	memset(s->found, 0, sizeof(s->found));
 	memset(s->lost, 0, sizeof(s->lost));
 	memset(s->raw, 0, sizeof(s->raw));
+	memset(s->user, 0, sizeof(s->user));
 	memset(s->base, 0, sizeof(s->base));
 	memset(s->stats, 0, s->m.ncpus * sizeof(*s->stats));
 	for (slot = 0; slot < FLOWTOP_MAX_SLOTS; slot++) {

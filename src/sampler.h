@@ -91,6 +91,10 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
  * (host.links). */
 void sampler_set_slots(struct sampler *s, unsigned nslots, bool track_links);
 
+/* A frame of slot `slot` that a filter expression rejected in user space (a capture
+ * file's), of `bytes`: in the slot's `filtered` counters from the next sample on. */
+void sampler_add_filtered(struct sampler *s, unsigned slot, uint64_t bytes);
+
 /* Slot `slot` goes to another interface: from the next sample on, its totals count
  * from what the last sample read of it, and what it had counted is FLOWTOP_SLOT_NONE's,
  * "other interfaces" (so the slots still add up to the total). Call it once the slot's

@@ -14,6 +14,7 @@ struct dump {
 	const struct view *v;
 	const char *iface;
 	const char *focus; /* the conversation view's host, or NULL */
+	const char *expr;  /* the filter expression counted by, or NULL */
 	enum report_format fmt;
 };
 
@@ -39,6 +40,8 @@ static void write_text(FILE *f, const struct dump *d)
 	size_t i;
 	int c;
 
+	if (d->expr)
+		fprintf(f, "frames matching '%s'\n", d->expr);
 	if (d->focus)
 		fprintf(f, "conversations of %s\n", d->focus);
 	fprintf(f, "%-39s", v->groups ? "GROUP" : column_layout[COL_ADDR].title);
@@ -116,6 +119,10 @@ static void write_json(FILE *f, const struct dump *d)
 	clock_gettime(CLOCK_REALTIME, &now);
 	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&now, when));
 	report_json_string(f, d->iface);
+	if (d->expr) {
+		fputs(",\"expression\":", f);
+		report_json_string(f, d->expr);
+	}
 	if (d->focus) {
 		fputs(",\"conversations_of\":", f);
 		report_json_string(f, d->focus);
@@ -164,10 +171,10 @@ static int write_dump(FILE *f, void *arg)
 	return 0;
 }
 
-int dump_write(const char *path, const struct view *v, const char *iface, const char *focus,
-	       char *err, size_t errlen)
+int dump_write(const char *path, const struct view *v, const char *iface, const char *expr,
+	       const char *focus, char *err, size_t errlen)
 {
-	struct dump d = { v, iface, focus, report_format_for(path) };
+	struct dump d = { v, iface, focus, expr, report_format_for(path) };
 
 	return snapshot_commit(path, write_dump, &d, err, errlen);
 }

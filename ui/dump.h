@@ -10,9 +10,10 @@
 
 #include "view.h"
 
-/* The rows of v on iface; focus names the host whose conversations they are (the
- * conversation view), or is NULL. 0, or -errno with err filled. */
-int dump_write(const char *path, const struct view *v, const char *iface, const char *focus,
-	       char *err, size_t errlen);
+/* The rows of v on iface, of the frames that matched expr (NULL: every frame); focus
+ * names the host whose conversations they are (the conversation view), or is NULL. 0,
+ * or -errno with err filled. */
+int dump_write(const char *path, const struct view *v, const char *iface, const char *expr,
+	       const char *focus, char *err, size_t errlen);
 
 #endif

@@ -107,6 +107,10 @@ static int read_file(const struct cli_opts *opts)
 	pf = pcapfile_open(opts->read, err, sizeof(err));
 	if (!pf)
 		return fail(opts, OUTCOME_USAGE, err);
+	if (opts->expr[0] && pcapfile_set_expression(pf, opts->expr, err, sizeof(err))) {
+		pcapfile_close(pf);
+		return fail(opts, OUTCOME_USAGE, err);
+	}
 	if (caps_missing(missing, sizeof(missing), false)) {
 		pcapfile_close(pf);
 		snprintf(err, sizeof(err),

@@ -167,8 +167,10 @@ static void draw_header(const struct screen_state *s)
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(0, 0, ' ', COLS);
 	if (s->replay)
-		mvprintw(0, 0, " flowtop  %s  %s  hosts %llu/%llu", s->iface, s->replay,
-			 (unsigned long long)t->live_hosts, (unsigned long long)t->capacity);
+		mvprintw(0, 0, " flowtop  %s%s%s%s  %s  hosts %llu/%llu", s->iface,
+			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
+			 s->replay, (unsigned long long)t->live_hosts,
+			 (unsigned long long)t->capacity);
 	else
 		mvprintw(0, 0, " flowtop  %s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu",
 			 s->iface, s->netns ? " in netns " : "", s->netns ? s->netns : "",

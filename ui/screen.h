@@ -24,6 +24,7 @@ struct screen_state {
 	const struct flow_totals *totals;
 	const char *iface;
 	const char *netns; /* --netns, or NULL */
+	const char *expr;  /* the filter expression frames must match, or NULL */
 	bool iface_up, iface_lost;
 	const char *replay; /* a capture file's clock and pace (-r), instead of the state */
 	const struct iface_watch *links; /* the watched interfaces: a header line each when */

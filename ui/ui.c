@@ -43,6 +43,7 @@ static void draw(struct ui *u)
 		.totals = capture_totals(u->cap),
 		.iface = capture_name(u->cap),
 		.netns = u->opts->netns,
+		.expr = u->opts->expr[0] ? u->opts->expr : NULL,
 		.iface_up = capture_up(u->cap),
 		.replay = u->play ? playback_clock(u->play) : NULL,
 		.links = links,
@@ -145,8 +146,9 @@ static int dump(struct ui *u, const char *path, size_t *written, char *err, size
 		fmt_addr(convo_focus(u->conv), focus);
 	if (!ui_view(u)->paused)
 		ui_build(u, ui_view(u)->nrows);
-	ret =
-	    dump_write(path, ui_view(u), capture_name(u->cap), u->conv ? focus : NULL, err, errlen);
+	ret = dump_write(path, ui_view(u), capture_name(u->cap),
+			 u->opts->expr[0] ? u->opts->expr : NULL, u->conv ? focus : NULL, err,
+			 errlen);
 	*written = ui_view(u)->nbuilt;
 	if (!ui_view(u)->paused)
 		ui_rebuild(u); /* back to the rows a screen needs */
@@ -159,6 +161,7 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 {
 	struct report r = { .iface = capture_name(u->cap),
 			    .netns = u->opts->netns,
+			    .expr = u->opts->expr[0] ? u->opts->expr : NULL,
 			    .totals = capture_totals(u->cap),
 			    .geo = u->geo };
 	const struct host **rows = NULL;

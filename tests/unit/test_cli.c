@@ -145,7 +145,9 @@ static void test_every_usage_message(void)
 		  "-r reads a capture file: --listen, --netns and -u are for interfaces" },
 		{ { "--delay" }, "option '--delay' needs a value" },
 		{ { "-Z" }, "unknown option '-Z'" },
-		{ { "stray" }, "unexpected argument 'stray'" },
+		{ { "tcp", "port", "443" },
+		  "a filter expression ('tcp port 443') counts capture files (-r) for now, not "
+		  "interfaces" },
 	};
 	struct cli_opts o;
 	size_t i;
@@ -161,6 +163,27 @@ static void test_every_usage_message(void)
 	ASSERT_EQ(PARSE(&o, "-d", "3600", "--ring-memory", "65536", "--metrics-top", "100000"),
 		  CLI_RUN);
 	ASSERT_EQ(PARSE(&o, "-r", "f", "--speed", "1024"), CLI_RUN);
+}
+
+/* The trailing arguments are the filter expression, joined as tcpdump joins them; options
+ * may come after it (getopt_long moves them in front); none: every frame. */
+static void test_filter_expression(void)
+{
+	static char big[CLI_EXPR_LEN + 8];
+	struct cli_opts o;
+
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "-b", "tcp", "port", "443"), CLI_RUN);
+	ASSERT_STREQ(o.expr, "tcp port 443");
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "not port 22", "-b"), CLI_RUN);
+	ASSERT_STREQ(o.expr, "not port 22");
+	ASSERT_TRUE(o.batch);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap"), CLI_RUN);
+	ASSERT_STREQ(o.expr, "");
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", "--", "-b"), CLI_RUN); /* after --, all of it */
+	ASSERT_STREQ(o.expr, "-b");
+	memset(big, 'a', sizeof(big) - 1);
+	ASSERT_EQ(PARSE(&o, "-r", "x.pcap", big), CLI_USAGE);
+	ASSERT_STREQ(err, "filter expression too long (4095 bytes)");
 }
 
 /* The picker's list, made a name at a time: each once, "any" wins, as many as fit. */
@@ -328,8 +351,8 @@ static void test_usage_errors_name_the_problem(void)
 	ASSERT_STREQ(err, "unknown option '--frobnicate'");
 	ASSERT_EQ(PARSE(&o, "-i"), CLI_USAGE);
 	ASSERT_STREQ(err, "option '-i' needs a value");
-	ASSERT_EQ(PARSE(&o, "stray"), CLI_USAGE);
-	ASSERT_STREQ(err, "unexpected argument 'stray'");
+	ASSERT_EQ(PARSE(&o, "-r", "f", "stray"), CLI_RUN); /* tcpdump's way: an expression */
+	ASSERT_STREQ(o.expr, "stray");
 	ASSERT_EQ(PARSE(&o, "--json"), CLI_USAGE);
 	ASSERT_STREQ(err, "--json needs -b/--batch");
 }
@@ -364,6 +387,7 @@ int main(void)
 	RUN_TEST(test_interface_lists);
 	RUN_TEST(test_interface_names_added);
 	RUN_TEST(test_every_usage_message);
+	RUN_TEST(test_filter_expression);
 	RUN_TEST(test_read_options);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
