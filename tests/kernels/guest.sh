@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # guest.sh -- the kernel tier, as it runs inside a kernel's VM (tests/kernels/boot.sh):
 # the modules its suites need, then the suites through tests/run.sh: the verifier's
-# budget and the BPF_PROG_TEST_RUN suites, every corpus capture through -r against its
+# budget and the BPF_PROG_TEST_RUN suites (the translated filter expressions too), every corpus capture through -r against its
 # expected counts (e2e_read), exact per-host counts of live traffic on a veth (e2e_veth)
 # and on loopback (e2e_lo), -i A,B and -i any (e2e_multi), and the screen starting and
 # quitting (e2e_start). The waits get E2E_WAIT_SCALE (4) times their room: without KVM
@@ -14,4 +14,4 @@ for m in veth tun; do
 done
 echo "guest: Linux $(uname -r), $(nproc) CPUs"
 export E2E_WAIT_SCALE=${E2E_WAIT_SCALE:-4}
-exec tests/run.sh -j 2 test_verifier test_dissect test_rings e2e_read e2e_multi e2e_veth e2e_lo e2e_start
+exec tests/run.sh -j 2 test_verifier test_dissect test_rings test_expr e2e_read e2e_multi e2e_veth e2e_lo e2e_start

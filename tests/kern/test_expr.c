@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* test_expr.c: filter expressions translated to eBPF (src/cbpf.c) against libpcap's own
+ * interpreter: a table of expressions, every frame of the corpus and thousands of
+ * crafted and random ones through BPF_PROG_TEST_RUN, verdict for verdict; and what the
+ * translation refuses. */
+#include <errno.h>
+#include <stdint.h>
+
+#include <bpf/bpf.h>
+
+#include "cbpf.h"
+#include "expr.h"
+#include "test.h"
+
+#define DLT_EN10MB 1
+#define DLT_RAW	   12
+#define RUN_MAX	   3500 /* bytes a test run takes */
+#define RUN_MIN	   34	/* and at least (bpf_load.h's BPF_LOAD_RUN_MIN) */
+#define FRAMES_MAX 20000
+
+static const char *const expressions[] = {
+	"tcp",
+	"udp port 53",
+	"not port 22",
+	"tcp port 443 or tcp port 80",
+	"portrange 1000-2000",
+	"host 10.0.0.1",
+	"src host 192.168.1.1 or dst host 10.0.0.2",
+	"net 10.0.0.0/8",
+	"ip and not net 10.0.0.0/8",
+	"net 2001:db8::/32",
+	"ip6 host 2001:db8::1",
+	"icmp or icmp6",
+	"ip6 proto 17",
+	"ip6 and tcp",
+	"tcp[13] & 2 != 0",
+	"tcp[tcpflags] & (tcp-syn|tcp-ack) == tcp-syn",
+	"ip[6:2] & 0x1fff != 0",
+	"less 100",
+	"greater 500",
+	"vlan",
+	"vlan and udp",
+	"vlan 100 and ip",
+	"ether host 02:00:00:00:00:01",
+	"ether proto 0x88cc or arp",
+	"(tcp or udp) and (port 80 or port 6346) and not host 10.0.0.3",
+	"ip[0] & 0xf > 5",
+	"udp[8:4] = 0x01020304 or tcp[20] = 0x47",
+};
+
+struct frame {
+	uint8_t b[RUN_MAX];
+	uint32_t len;
+};
+
+static struct frame *frames;
+static size_t nframes;
+
+static uint32_t rnd(void)
+{
+	static uint64_t s = 0x9e3779b97f4a7c15ull;
+
+	s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+	return (uint32_t)(s >> 16);
+}
+
+/* The frames of a classic pcap file (either byte order) into frames[]. */
+static size_t read_pcap(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t h[24], r[16];
+	size_t n = 0;
+	bool swap;
+
+	if (!f)
+		return 0;
+	if (fread(h, 1, 24, f) != 24 || (h[0] != 0xd4 && h[0] != 0xa1)) {
+		fclose(f);
+		return 0;
+	}
+	swap = h[0] == 0xa1;
+	while (nframes < FRAMES_MAX && fread(r, 1, 16, f) == 16) {
+		uint32_t caplen = swap ? (uint32_t)r[8] << 24 | r[9] << 16 | r[10] << 8 | r[11]
+				       : (uint32_t)r[11] << 24 | r[10] << 16 | r[9] << 8 | r[8];
+		struct frame *fr = &frames[nframes];
+		uint8_t skip[4096];
+		uint32_t keep = caplen < RUN_MAX ? caplen : RUN_MAX;
+
+		if (fread(fr->b, 1, keep, f) != keep)
+			break;
+		for (uint32_t left = caplen - keep; left;) { /* the rest, unread */
+			uint32_t k = left < sizeof(skip) ? left : sizeof(skip);
+
+			if (fread(skip, 1, k, f) != k)
+				break;
+			left -= k;
+		}
+		fr->len = keep;
+		if (keep >= RUN_MIN)
+			nframes++, n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void put(struct frame *f, const void *p, size_t n)
+{
+	if (f->len + n <= RUN_MAX) {
+		memcpy(f->b + f->len, p, n);
+		f->len += (uint32_t)n;
+	}
+}
+
+static void put16(struct frame *f, uint16_t v)
+{
+	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+
+	put(f, b, 2);
+}
+
+/* A frame the expressions have something to say about: Ethernet, 0-2 tags, IPv4 (with
+ * options, fragments) or IPv6 (with a hop-by-hop header), TCP, UDP or ICMP among a few
+ * addresses and ports, cut anywhere now and then. */
+static void crafted(struct frame *f)
+{
+	static const uint8_t v4[][4] = {
+		{ 10, 0, 0, 1 }, { 10, 0, 0, 2 }, { 10, 0, 0, 3 }, { 192, 168, 1, 1 }
+	};
+	static const uint16_t ports[] = { 22, 53, 80, 443, 1500, 6346, 9 };
+	static const uint8_t protos[] = { 6, 17, 1, 58, 47 };
+	uint8_t mac[12] = { 2, 0, 0, 0, 0, (uint8_t)(rnd() % 3), 2, 0, 0, 0, 0, 2 };
+	uint8_t proto = protos[rnd() % 5], l4[20] = { 0 }, pay[600];
+	unsigned tags = rnd() % 4 == 0 ? 1 + rnd() % 2 : 0, i, plen = rnd() % sizeof(pay);
+	bool six = rnd() % 3 == 0;
+
+	f->len = 0;
+	put(f, mac, 12);
+	for (i = 0; i < tags; i++) {
+		put16(f, i ? 0x8100 : (rnd() % 2 ? 0x8100 : 0x88a8));
+		put16(f, (uint16_t)(rnd() % 2 ? 100 : rnd() % 4096));
+	}
+	for (i = 0; i < sizeof(pay); i++)
+		pay[i] = (uint8_t)rnd();
+	l4[0] = (uint8_t)(ports[rnd() % 7] >> 8), l4[1] = (uint8_t)ports[rnd() % 7];
+	l4[2] = (uint8_t)(ports[rnd() % 7] >> 8), l4[3] = (uint8_t)ports[rnd() % 7];
+	l4[12] = 0x50, l4[13] = (uint8_t)rnd();
+	if (six) {
+		uint8_t h[40] = { 0x60 }, a[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+
+		put16(f, 0x86dd);
+		h[6] = rnd() % 4 == 0 ? 0 : (proto == 1 ? 58 : proto); /* 0: hop-by-hop */
+		h[7] = 64;
+		a[15] = (uint8_t)(1 + rnd() % 2);
+		memcpy(h + 8, a, 16);
+		a[15] = (uint8_t)(1 + rnd() % 2), a[2] = rnd() % 2 ? 0x0d : 0x0e;
+		memcpy(h + 24, a, 16);
+		h[4] = (uint8_t)((20 + plen + (h[6] ? 0 : 8)) >> 8),
+		h[5] = (uint8_t)(20 + plen + (h[6] ? 0 : 8));
+		put(f, h, 40);
+		if (!h[6]) {
+			uint8_t hbh[8] = { proto == 1 ? 58 : proto, 0, 1, 4 };
+
+			put(f, hbh, 8);
+		}
+	} else {
+		unsigned opts = rnd() % 4 == 0 ? 1 + rnd() % 2 : 0;
+		uint8_t h[60] = { (uint8_t)(0x45 + opts), 0 }, o[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+		uint16_t total = (uint16_t)(20 + 4 * opts + 20 + plen);
+
+		put16(f, 0x0800);
+		h[2] = (uint8_t)(total >> 8), h[3] = (uint8_t)total;
+		if (rnd() % 6 == 0)
+			h[6] = (uint8_t)(rnd() % 2 ? 0x20 : 0), h[7] = (uint8_t)(rnd() % 2 ? 8 : 0);
+		h[8] = 64, h[9] = proto;
+		memcpy(h + 12, v4[rnd() % 4], 4);
+		memcpy(h + 16, v4[rnd() % 4], 4);
+		put(f, h, 20);
+		put(f, o, 4 * opts);
+	}
+	put(f, l4, 20);
+	put(f, pay, plen);
+	if (rnd() % 5 == 0) /* cut anywhere a test run takes */
+		f->len = RUN_MIN + rnd() % (f->len - RUN_MIN + 1);
+}
+
+static void random_bytes(struct frame *f)
+{
+	uint32_t i;
+
+	f->len = RUN_MIN + rnd() % 200;
+	for (i = 0; i < f->len; i++)
+		f->b[i] = (uint8_t)rnd();
+	if (rnd() % 2) /* IPv4 or IPv6 behind it, now and then */
+		f->b[12] = rnd() % 2 ? 0x08 : 0x86, f->b[13] = f->b[12] == 0x08 ? 0 : 0xdd;
+}
+
+/* The verdict program: the translation between a prologue (the context, the length on
+ * the wire: a test run's frame less its Ethernet header, plus hlen) and its two ends. */
+static int load_verdict(const struct expr *e, unsigned hlen, unsigned start, char *err,
+			size_t errlen)
+{
+	static struct bpf_insn insns[16384];
+	static char log[1 << 16];
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
+		    .log_level = 0);
+	const struct expr_insn *prog;
+	size_t n, k = 0;
+	int body, fd;
+
+	prog = expr_insns(e, &n);
+	insns[k++] =
+	    (struct bpf_insn){ BPF_ALU64 | BPF_MOV | BPF_X, CBPF_REG_CTX, BPF_REG_1, 0, 0 };
+	insns[k++] = (struct bpf_insn){ BPF_LDX | BPF_MEM | BPF_W, CBPF_REG_LEN, CBPF_REG_CTX,
+					offsetof(struct __sk_buff, len), 0 };
+	insns[k++] = (struct bpf_insn){ BPF_ALU | BPF_ADD | BPF_K, CBPF_REG_LEN, 0, 0, (int)hlen };
+	body = cbpf_translate(prog, n, start, 2, insns + k,
+			      sizeof(insns) / sizeof(insns[0]) - k - 4, err, errlen);
+	if (body < 0)
+		return body;
+	k += (size_t)body;
+	insns[k++] = (struct bpf_insn){ BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 1 };
+	insns[k++] = (struct bpf_insn){ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 };
+	insns[k++] = (struct bpf_insn){ BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0 };
+	insns[k++] = (struct bpf_insn){ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 };
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "expr_test", "GPL", insns, k, &opts);
+	if (fd < 0) {
+		opts.log_level = 1;
+		fd =
+		    bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "expr_test", "GPL", insns, k, &opts);
+		snprintf(err, errlen, "the kernel refuses it: %s (%.300s)", strerror(errno),
+			 log + (strlen(log) > 300 ? strlen(log) - 300 : 0));
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+static int verdict(int fd, const struct frame *f)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = f->b, .data_size_in = f->len, .repeat = 1);
+
+	if (bpf_prog_test_run_opts(fd, &run))
+		return -errno;
+	return run.retval != 0;
+}
+
+/* Every expression, every frame: the eBPF verdict is libpcap's. */
+static void test_verdicts_as_libpcap(void)
+{
+	size_t i, j, matched = 0, runs = 0, refused = 0;
+	char err[512];
+
+	for (i = 0; i < sizeof(expressions) / sizeof(expressions[0]); i++) {
+		struct expr *e = expr_compile(expressions[i], DLT_EN10MB, err, sizeof(err));
+		size_t wrong = 0, kept = 0;
+		int fd;
+
+		if (!ASSERT_TRUE(e)) {
+			printf("  %s\n", err);
+			continue;
+		}
+		fd = load_verdict(e, 14, BPF_HDR_START_MAC, err, sizeof(err));
+		if (!ASSERT_TRUE(fd >= 0)) {
+			printf("  '%s': %s\n", expressions[i], err);
+			expr_free(e);
+			continue;
+		}
+		for (j = 0; j < nframes; j++) {
+			int want = expr_matches(e, frames[j].b, frames[j].len, frames[j].len);
+			int got = verdict(fd, &frames[j]);
+
+			if (got == -EINVAL) { /* shorter than a test run takes of its protocol
+					       * (an IPv6 header's 54 bytes) */
+				refused++;
+				continue;
+			}
+			kept += want;
+			runs++;
+			if (got != want && wrong++ < 3)
+				printf("  '%s', frame %zu (%u bytes): eBPF %d, libpcap %d\n",
+				       expressions[i], j, frames[j].len, got, want);
+		}
+		ASSERT_EQ(wrong, 0);
+		matched += kept > 0 && kept < nframes;
+		close(fd);
+		expr_free(e);
+	}
+	printf("  %zu frames, %zu runs (%zu too short for a test run); %zu of %zu expressions "
+	       "kept some and not all\n",
+	       nframes, runs, refused, matched, sizeof(expressions) / sizeof(expressions[0]));
+	ASSERT_TRUE(refused < runs / 50);
+	/* the frames say something to every expression: none keeps all or nothing */
+	ASSERT_EQ(matched, sizeof(expressions) / sizeof(expressions[0]));
+}
+
+/* Compiled for a link type without a header (tun, WireGuard): the network header at 0,
+ * as a raw-IP frame of a test run has it after its 14 bytes of Ethernet: the verdicts
+ * on the frames behind that header are libpcap's on the same bytes without it. */
+static void test_raw_ip_link(void)
+{
+	static const char *const raw[] = { "tcp port 443 or udp", "net 10.0.0.0/8 and less 100",
+					   "ip6 or icmp" };
+	char err[512];
+	size_t i, j, wrong = 0;
+
+	for (i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+		struct expr *e = expr_compile(raw[i], DLT_RAW, err, sizeof(err));
+		int fd = e ? load_verdict(e, 0, BPF_HDR_START_NET, err, sizeof(err)) : -1;
+
+		if (!ASSERT_TRUE(fd >= 0)) {
+			printf("  '%s': %s\n", raw[i], err);
+			expr_free(e);
+			continue;
+		}
+		for (j = 0; j < nframes; j++) {
+			const struct frame *f = &frames[j];
+			/* a test run pulls 14 bytes: the expression sees the rest, and its length
+			 */
+			int want = expr_matches(e, f->b + 14, f->len - 14, f->len - 14);
+
+			int got;
+
+			if (f->b[12] != 0x08 && f->b[12] != 0x86)
+				continue; /* a test run's frame is IP behind its header */
+			got = verdict(fd, f);
+			if (got != -EINVAL && got != want && wrong++ < 3)
+				printf("  raw '%s', frame %zu: not libpcap's verdict\n", raw[i], j);
+		}
+		close(fd);
+		expr_free(e);
+	}
+	ASSERT_EQ(wrong, 0);
+}
+
+/* What the translation refuses, and says. */
+static void test_refusals(void)
+{
+	static const struct expr_insn ancillary[] = { { 0x20, 0, 0, (uint32_t)-4096 + 4 },
+						      { 0x06, 0, 0, 1 } };
+	static const struct expr_insn no_ret[] = { { 0x00, 0, 0, 1 } };
+	static const struct expr_insn out_of_it[] = { { 0x15, 5, 0, 1 }, { 0x06, 0, 0, 0 } };
+	static const struct expr_insn div0[] = { { 0x34, 0, 0, 0 }, { 0x06, 0, 0, 0 } };
+	struct bpf_insn out[64];
+	char err[256];
+
+	const unsigned mac = BPF_HDR_START_MAC;
+
+	ASSERT_EQ(cbpf_translate(ancillary, 2, mac, 2, out, 64, err, sizeof(err)), -EOPNOTSUPP);
+	ASSERT_TRUE(strstr(err, "ancillary") != NULL);
+	ASSERT_EQ(cbpf_translate(no_ret, 1, mac, 2, out, 64, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(cbpf_translate(out_of_it, 2, mac, 2, out, 64, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(cbpf_translate(div0, 2, mac, 2, out, 64, err, sizeof(err)), -EINVAL);
+	ASSERT_TRUE(strstr(err, "divides by 0") != NULL);
+	ASSERT_EQ(cbpf_translate(out_of_it + 1, 1, mac, 2, out, 2, err, sizeof(err)), -E2BIG);
+	ASSERT_TRUE(expr_compile("tcp port", DLT_EN10MB, err, sizeof(err)) == NULL);
+	ASSERT_TRUE(strstr(err, "syntax error") != NULL);
+}
+
+int main(void)
+{
+	const char *corpus = getenv("FLOWTOP_CORPUS") ? getenv("FLOWTOP_CORPUS") : "tests/corpus";
+	char path[4096], list[4096];
+	size_t i, from_corpus = 0;
+	FILE *l;
+
+	if (!test_need_root("test_expr", 3))
+		return test_summary("test_expr");
+	frames = calloc(FRAMES_MAX, sizeof(*frames));
+	if (!frames)
+		return 1;
+	snprintf(list, sizeof(list), "ls %s/pcap/*.pcap* 2>/dev/null", corpus);
+	l = popen(list, "r");
+	while (l && fgets(path, sizeof(path), l)) {
+		path[strcspn(path, "\n")] = '\0';
+		from_corpus += read_pcap(path);
+	}
+	if (l)
+		pclose(l);
+	for (i = 0; i < 4000 && nframes < FRAMES_MAX; i++)
+		crafted(&frames[nframes++]);
+	for (i = 0; i < 2000 && nframes < FRAMES_MAX; i++)
+		random_bytes(&frames[nframes++]);
+	printf("  %zu corpus frames, %zu crafted and random\n", from_corpus, nframes - from_corpus);
+	if (!from_corpus)
+		printf("FAIL test_expr: no corpus frames under %s\n", corpus), test_failed++;
+	RUN_TEST(test_verdicts_as_libpcap);
+	RUN_TEST(test_raw_ip_link);
+	RUN_TEST(test_refusals);
+	free(frames);
+	return test_summary("test_expr");
+}
