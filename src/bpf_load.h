@@ -44,7 +44,7 @@ struct bpf_load_verified {
 
 /* The map fds a sampler reads, and the ring's geometry. */
 struct bpf_maps {
-	int ring_fd, ring_ctl_fd, spill_fd, stats_fd;
+	int ring_fd, ring_ctl_fd, spill_fd, stats_fd, links_fd;
 	unsigned ring_slots; /* per CPU */
 	unsigned ncpus;	     /* rings (possible CPUs) */
 };

@@ -44,7 +44,7 @@ int caps_can_change_user(void)
 	return !capng_get_caps_process() && has(CAP_SETUID) && has(CAP_SETGID) && has(CAP_SETPCAP);
 }
 
-int caps_drop(const struct caps_user *user, bool keep_net_raw)
+int caps_drop(const struct caps_user *user, unsigned keep)
 {
 	bool setpcap;
 	int ret;
@@ -53,9 +53,13 @@ int caps_drop(const struct caps_user *user, bool keep_net_raw)
 		return -EPERM;
 	setpcap = has(CAP_SETPCAP);
 	capng_clear(CAPNG_SELECT_ALL);
-	if (keep_net_raw &&
+	if (keep & CAPS_KEEP_NET_RAW &&
 	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
 			 CAP_NET_RAW))
+		return -EINVAL;
+	if (keep & CAPS_KEEP_BPF &&
+	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
+			 CAP_BPF))
 		return -EINVAL;
 	if (user) {
 		/* keeps the state above across setresgid/setgroups/setresuid */

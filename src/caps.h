@@ -25,12 +25,18 @@ struct caps_user {
 	gid_t gid;
 };
 
-/* Keeps CAP_NET_RAW when asked (a new packet socket when the interface changes; a
- * capture file needs none) and drops every other capability from the effective,
+/* What a run keeps once attached. */
+enum caps_keep {
+	CAPS_KEEP_NONE = 0,	     /* a capture file: nothing more to open */
+	CAPS_KEEP_NET_RAW = 1u << 0, /* a new packet socket when the interface changes */
+	CAPS_KEEP_BPF = 1u << 1,     /* the screen's e: the program of a new expression */
+};
+
+/* Keeps what `keep` says and drops every other capability from the effective,
  * permitted, inheritable and ambient sets, and from the bounding set when it may
  * (CAP_SETPCAP, as root has); with user, also becomes that user and group, without
  * supplementary groups. Sets no_new_privs. Call once everything else needing privilege
  * is done. 0 or -errno. */
-int caps_drop(const struct caps_user *user, bool keep_net_raw);
+int caps_drop(const struct caps_user *user, unsigned keep);
 
 #endif

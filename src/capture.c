@@ -19,6 +19,7 @@
 
 #include "bpf_load.h"
 #include "filefeed.h"
+#include "gate.h"
 #include "rawsock.h"
 #include "slots.h"
 
@@ -53,6 +54,7 @@ struct capture {
 	struct filefeed *feed; /* a capture file's frames on their way (capture_attach_file) */
 	unsigned generation;   /* how many times counting started over (count_afresh()) */
 	unsigned file_room;    /* capture_file_room(): a ring's slots / an IPv6 record's */
+	struct gate *gate;     /* the filter expression in front of the count, or NULL */
 };
 
 static void watch_init(struct watch *w)
@@ -135,6 +137,7 @@ void capture_free(struct capture *c)
 	hosttab_free(c->hosts);
 	sampler_free(c->sampler);
 	filefeed_free(c->feed);
+	gate_free(c->gate);
 	if (c->skel)
 		bpf_unload(c->skel);
 	free(c);
@@ -151,7 +154,7 @@ static int poll_fd(struct capture *c, int fd, unsigned events)
  * reason in err. */
 static int open_socket(struct capture *c, char *err, size_t errlen)
 {
-	int fd = rawsock_prepare(bpf_load_prog_fd(c->skel));
+	int fd = rawsock_prepare(c->gate ? gate_prog_fd(c->gate) : bpf_load_prog_fd(c->skel));
 
 	if (fd < 0)
 		snprintf(err, errlen, "cannot open a packet socket: %s%s", strerror(-fd),
@@ -203,6 +206,10 @@ static int open_list(struct capture *c, struct watch *w, const struct iface_name
 		ret = iface_get_watchable(names[i], info, err, errlen);
 		if (ret)
 			break;
+		if (c->gate && !gate_fits(c->gate, info->link_hlen, names[i], err, errlen)) {
+			ret = -EPROTONOSUPPORT;
+			break;
+		}
 		for (j = 0; j < i; j++)
 			if (w->links[j].info.ifindex % FLOWTOP_LINK_INDEX ==
 			    info->ifindex % FLOWTOP_LINK_INDEX)
@@ -384,8 +391,15 @@ static int open_any(struct capture *c, struct watch *w, char *err, size_t errlen
 {
 	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
 	struct iface_info all = { .ifindex = 0 };
+	char why[600];
 	int ret;
 
+	if (c->gate && (!gate_fits(c->gate, FLOWTOP_ETH_HLEN, "an interface", why, sizeof(why)) ||
+			!gate_fits(c->gate, 0, "an interface", why, sizeof(why)))) {
+		snprintf(err, errlen,
+			 "-i any watches interfaces with a link header and without: %s", why);
+		return -EPROTONOSUPPORT;
+	}
 	w->nl_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
 	if (w->nl_fd < 0 || bind(w->nl_fd, (struct sockaddr *)&nl, sizeof(nl))) {
 		snprintf(err, errlen, "cannot follow the interfaces (rtnetlink): %s",
@@ -478,6 +492,36 @@ int capture_attach(struct capture *c, const struct iface_names *ifaces, char *er
 		return ret;
 	}
 	return arm(c, ifname, err, errlen);
+}
+
+int capture_set_expression(struct capture *c, const char *text, char *err, size_t errlen)
+{
+	struct gate *old = c->gate;
+	struct iface_names *now = NULL;
+	int ret = 0;
+
+	c->gate = NULL;
+	if (text && text[0] && !(c->gate = gate_new(c->skel, text, err, errlen)))
+		ret = -EINVAL;
+	if (!ret && (c->w.any || c->w.nlinks) && !c->feed) { /* watching: anew, now */
+		now = malloc(sizeof(*now));
+		ret = now ? iface_names_parse(now, c->w.name, err, errlen) : -ENOMEM;
+		if (!ret)
+			ret = capture_attach(c, now, err, errlen);
+		free(now);
+	}
+	if (ret) {
+		gate_free(c->gate);
+		c->gate = old;
+		return ret;
+	}
+	gate_free(old); /* sockets closed since; the kernel kept it while they held it */
+	return 0;
+}
+
+const char *capture_expression(const struct capture *c)
+{
+	return c->gate ? gate_text(c->gate) : NULL;
 }
 
 int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char *err,

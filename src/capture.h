@@ -34,6 +34,16 @@ void capture_free(struct capture *c);
  * their counters untouched, and err says why. 0 or -errno. */
 int capture_attach(struct capture *c, const struct iface_names *ifaces, char *err, size_t errlen);
 
+/* Counts only the frames that match text (pcap-filter(7); NULL or "": every frame), in
+ * the kernel (src/gate.h), the others in the `filtered` counters alone: when watching,
+ * anew at once (the interfaces attached again, counters started over), else from the
+ * first capture_attach(). -errno, the reason in err, for an expression libpcap or the
+ * kernel refuses or an interface whose kind of link it cannot judge ("ether host" on
+ * a tun); the one before stays in force then. */
+int capture_set_expression(struct capture *c, const char *text, char *err, size_t errlen);
+/* The expression in force, or NULL. */
+const char *capture_expression(const struct capture *c);
+
 /* For a capture file (name: its path) instead of interfaces: no socket; the frames come
  * through capture_feed(), with a link header of hlen bytes. 0 or -errno. */
 #define CAPTURE_FILE_IFINDEX 1 /* BPF_PROG_TEST_RUN's frames come on loopback's index */

@@ -448,11 +448,6 @@ static enum cli_result check_combinations(const struct cli_opts *opts, const boo
 				   "--speed paces a capture file's replay: it needs -r");
 	if (opts->metrics_group && !opts->listen)
 		return usage_error(err, errlen, "--metrics-group needs --listen");
-	if (opts->expr[0] && !opts->read)
-		return usage_error(err, errlen,
-				   "a filter expression ('%.64s') counts capture files (-r) for "
-				   "now, not interfaces",
-				   opts->expr);
 	if (opts->read && (opts->listen || opts->netns || opts->user))
 		return usage_error(err, errlen,
 				   "-r reads a capture file: --listen, --netns and "

@@ -254,6 +254,7 @@ int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 	struct metrics_filter f = { 0 };
 	struct metrics_where w = { .iface = capture_name(c),
 				   .netns = netns,
+				   .expr = capture_expression(c),
 				   .generation = capture_generation(c) };
 
 	if (e->by != GROUP_HOST)

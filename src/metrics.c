@@ -337,6 +337,21 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 	one(&r, "flowtop_hosts", "gauge", "Hosts in the host table.", tot->live_hosts);
 	one(&r, "flowtop_host_capacity", "gauge", "Hosts the host table holds at most (-m).",
 	    tot->capacity);
+	if (r.w->expr) { /* OpenMetrics has an info type; the text format, a gauge of 1 */
+		family(&r, r.om ? "flowtop_filter_expression" : "flowtop_filter_expression_info",
+		       r.om ? "info" : "gauge",
+		       "The filter expression frames must match to count (the rest: filtered).");
+		fputs("flowtop_filter_expression_info", r.f);
+		fputs("{interface=\"", r.f);
+		label(r.f, r.iface);
+		if (r.netns) {
+			fputs("\",netns=\"", r.f);
+			label(r.f, r.netns);
+		}
+		fputs("\",expression=\"", r.f);
+		label(r.f, r.w->expr);
+		fputs("\"} 1\n", r.f);
+	}
 	if (filter && filter->known) {
 		one(&r, "flowtop_filter_runs_total", "counter",
 		    "Runs of the socket filter (kernel BPF statistics).", filter->runs);

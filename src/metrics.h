@@ -46,10 +46,12 @@ struct metrics_filter {
 };
 
 /* Where a sample was taken: the interfaces as asked ("eth0", "eth0,wg0", "any"), each
- * of them (NULL: iface alone), the namespace (NULL: flowtop's own), and the count's
+ * of them (NULL: iface alone), the namespace (NULL: flowtop's own), the expression
+ * frames had to match, and the count's
  * generation (capture_generation()): when it changes, every series starts over. */
 struct metrics_where {
 	const char *iface, *netns;
+	const char *expr; /* the filter expression counted by, or NULL: an info series */
 	unsigned generation;
 	const struct iface_watch *links;
 	size_t nlinks;

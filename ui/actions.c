@@ -71,6 +71,19 @@ static unsigned act_iface(struct ui *u)
 	return REACT_PICKER;
 }
 
+static unsigned act_expr(struct ui *u)
+{
+	const char *now = ui_expression(u);
+
+	if (u->play) {
+		ui_status(u, "a capture file's expression is given at start");
+		return REACT_NONE;
+	}
+	u->prompt = PROMPT_EXPR;
+	snprintf(u->input, sizeof(u->input), "%s", now ? now : "");
+	return REACT_NONE;
+}
+
 static unsigned act_dump(struct ui *u)
 {
 	u->prompt = PROMPT_DUMP;
@@ -327,6 +340,7 @@ static unsigned (*const actions[ACT__COUNT])(struct ui *u) = {
 	[ACT_REVERSE] = act_reverse,
 	[ACT_FILTER] = act_filter,
 	[ACT_IFACE] = act_iface,
+	[ACT_EXPR] = act_expr,
 	[ACT_DUMP] = act_dump,
 	[ACT_PAUSE] = act_pause,
 	[ACT_STEP] = act_step,

@@ -14,6 +14,7 @@ enum ui_action {
 	ACT_REVERSE,
 	ACT_FILTER,
 	ACT_IFACE,
+	ACT_EXPR,
 	ACT_DUMP,
 	ACT_PAUSE,
 	ACT_NAMES,

@@ -125,7 +125,7 @@ static int read_file(const struct cli_opts *opts)
 	ret = cap ? capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err))
 	      : errno == EOPNOTSUPP ? -EOPNOTSUPP
 				    : -1;
-	if (!ret && (ret = caps_drop(NULL, false)))
+	if (!ret && (ret = caps_drop(NULL, CAPS_KEEP_NONE)))
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
 	if (ret)
 		ret = fail(opts, outcome_of_error(ret), err);
@@ -202,6 +202,11 @@ int main(int argc, char **argv)
 			  sizeof(err));
 	if (!cap)
 		return fail(&opts, outcome_of_error(-errno), err);
+	ret = capture_set_expression(cap, opts.expr, err, sizeof(err));
+	if (ret) {
+		capture_free(cap);
+		return fail(&opts, OUTCOME_USAGE, err);
+	}
 	ret = capture_attach(cap, &opts.iface, err, sizeof(err));
 	if (ret) {
 		capture_free(cap);
@@ -211,7 +216,10 @@ int main(int argc, char **argv)
 	 * privileged */
 	if (!opts.batch || opts.listen)
 		capture_enable_stats(cap);
-	ret = caps_drop(opts.user ? &user : NULL, true);
+	/* the screen keeps CAP_BPF for e (a new expression is a new program); the batch
+	 * modes and the exporter keep the packet socket's alone */
+	ret = caps_drop(opts.user ? &user : NULL,
+			CAPS_KEEP_NET_RAW | (opts.batch ? 0 : CAPS_KEEP_BPF));
 	if (ret) {
 		capture_free(cap);
 		snprintf(err, sizeof(err), "cannot drop privileges%s%s: %s",

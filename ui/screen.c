@@ -172,8 +172,9 @@ static void draw_header(const struct screen_state *s)
 			 s->replay, (unsigned long long)t->live_hosts,
 			 (unsigned long long)t->capacity);
 	else
-		mvprintw(0, 0, " flowtop  %s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu",
+		mvprintw(0, 0, " flowtop  %s%s%s%s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu",
 			 s->iface, s->netns ? " in netns " : "", s->netns ? s->netns : "",
+			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
 			 s->iface_lost ? "GONE"
 			 : s->iface_up ? "up"
 				       : "down",

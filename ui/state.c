@@ -166,6 +166,13 @@ void ui_default_dump_name(struct ui *u)
 		snapshot_default_name(capture_name(u->cap), u->input, sizeof(u->input));
 }
 
+const char *ui_expression(struct ui *u)
+{
+	if (u->play)
+		return u->opts->expr[0] ? u->opts->expr : NULL;
+	return capture_expression(u->cap);
+}
+
 void ui_close_conversations(struct ui *u)
 {
 	if (!u->conv)

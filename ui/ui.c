@@ -43,7 +43,7 @@ static void draw(struct ui *u)
 		.totals = capture_totals(u->cap),
 		.iface = capture_name(u->cap),
 		.netns = u->opts->netns,
-		.expr = u->opts->expr[0] ? u->opts->expr : NULL,
+		.expr = ui_expression(u),
 		.iface_up = capture_up(u->cap),
 		.replay = u->play ? playback_clock(u->play) : NULL,
 		.links = links,
@@ -81,6 +81,7 @@ static void draw(struct ui *u)
 	if (u->prompt != PROMPT_NONE) {
 		snprintf(u->prompt_line, sizeof(u->prompt_line), "%s%s",
 			 u->prompt == PROMPT_FILTER ? "Filter (CIDR, address, text): "
+			 : u->prompt == PROMPT_EXPR ? "Count only (tcpdump's syntax; empty: all): "
 						    : "Dump to (.json, .csv, text): ",
 			 u->input);
 		s.prompt = u->prompt_line;
@@ -146,9 +147,8 @@ static int dump(struct ui *u, const char *path, size_t *written, char *err, size
 		fmt_addr(convo_focus(u->conv), focus);
 	if (!ui_view(u)->paused)
 		ui_build(u, ui_view(u)->nrows);
-	ret = dump_write(path, ui_view(u), capture_name(u->cap),
-			 u->opts->expr[0] ? u->opts->expr : NULL, u->conv ? focus : NULL, err,
-			 errlen);
+	ret = dump_write(path, ui_view(u), capture_name(u->cap), ui_expression(u),
+			 u->conv ? focus : NULL, err, errlen);
 	*written = ui_view(u)->nbuilt;
 	if (!ui_view(u)->paused)
 		ui_rebuild(u); /* back to the rows a screen needs */
@@ -161,7 +161,7 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 {
 	struct report r = { .iface = capture_name(u->cap),
 			    .netns = u->opts->netns,
-			    .expr = u->opts->expr[0] ? u->opts->expr : NULL,
+			    .expr = ui_expression(u),
 			    .totals = capture_totals(u->cap),
 			    .geo = u->geo };
 	const struct host **rows = NULL;
@@ -186,6 +186,49 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 	return ret;
 }
 
+/* Counting started over (another interface, another expression): the screen with it. */
+static void started_over(struct ui *u)
+{
+	u->iface_lost = false;
+	ui_view(u)->selected = ui_view(u)->top = 0;
+	graph_clear(&u->graph);
+	u->attached_at = u->last_sample = ui_now();
+	capture_cost_ns(u->cap);
+	ui_follow_links(u);
+	ui_rebuild(u);
+}
+
+static void switch_to(struct ui *u, const struct iface_names *ifaces)
+{
+	char err[512];
+
+	ui_close_conversations(u); /* its peers are these interfaces' */
+	if (capture_attach(u->cap, ifaces, err, sizeof(err))) {
+		ui_status(u, "%s; still watching %s", err, capture_name(u->cap));
+		return;
+	}
+	started_over(u);
+	ui_status(u, "now watching %s: counters start over", ifaces->text);
+}
+
+/* 'e': counting anew, of the frames text matches (empty: all); a bad one is said and
+ * the one before stays in force. */
+static void count_only(struct ui *u, const char *text)
+{
+	char err[768];
+
+	ui_close_conversations(u);
+	if (capture_set_expression(u->cap, text, err, sizeof(err))) {
+		ui_status(u, "%s", err);
+		return;
+	}
+	started_over(u);
+	if (text[0])
+		ui_status(u, "counting what '%s' matches: counters start over", text);
+	else
+		ui_status(u, "counting every frame: counters start over");
+}
+
 /* ---- prompts ---- */
 
 static void prompt_done(struct ui *u)
@@ -205,6 +248,8 @@ static void prompt_done(struct ui *u)
 			if (f.kind)
 				ui_status(u, "filter: %s (%zu rows)", f.text, ui_view(u)->nrows);
 		}
+	} else if (u->prompt == PROMPT_EXPR) {
+		count_only(u, u->input);
 	} else if (dump(u, u->input, &written, err, sizeof(err))) {
 		ui_status(u, "%s", err);
 	} else {
@@ -233,25 +278,6 @@ static void prompt_key(struct ui *u, int ch)
 		u->input[len] = (char)ch;
 		u->input[len + 1] = '\0';
 	}
-}
-
-static void switch_to(struct ui *u, const struct iface_names *ifaces)
-{
-	char err[512];
-
-	ui_close_conversations(u); /* its peers are these interfaces' */
-	if (capture_attach(u->cap, ifaces, err, sizeof(err))) {
-		ui_status(u, "%s; still watching %s", err, capture_name(u->cap));
-		return;
-	}
-	u->iface_lost = false;
-	ui_view(u)->selected = ui_view(u)->top = 0;
-	graph_clear(&u->graph);
-	u->attached_at = u->last_sample = ui_now();
-	capture_cost_ns(u->cap);
-	ui_follow_links(u);
-	ui_rebuild(u);
-	ui_status(u, "now watching %s: counters start over", ifaces->text);
 }
 
 /* A turn of a capture file's playback: its samples taken, its end said for good (an

@@ -32,7 +32,8 @@ enum graph_mode {
 enum prompt_kind {
 	PROMPT_NONE,
 	PROMPT_FILTER,
-	PROMPT_DUMP
+	PROMPT_DUMP,
+	PROMPT_EXPR
 };
 
 struct ui {
@@ -58,7 +59,7 @@ struct ui {
 	double status_until; /* monotonic seconds */
 	enum prompt_kind prompt;
 	char input[PROMPT_MAX + 1];
-	char prompt_line[PROMPT_MAX + 32];
+	char prompt_line[PROMPT_MAX + 48];
 	bool help;
 	int picker_count, picker_selected;
 	char picker_names[PICKER_MAX][IF_NAMESIZE];
@@ -108,6 +109,8 @@ bool ui_graph_on(const struct ui *u);
 void ui_default_dump_name(struct ui *u);
 /* The main view's IFACE column and names, after an attach or a sample. */
 void ui_follow_links(struct ui *u);
+/* The filter expression the counts are of: live, the capture's; a file's, -r's. */
+const char *ui_expression(struct ui *u);
 /* The conversation view closes (its counts stop). */
 void ui_close_conversations(struct ui *u);
 

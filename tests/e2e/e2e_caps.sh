@@ -3,10 +3,10 @@
 # e2e_caps.sh -- flowtop as a user other than root, with the smallest set of file
 # capabilities that works (cap_bpf,cap_perfmon,cap_net_raw+ep on a copy of the binary):
 # batch mode counts known traffic exactly; the screen runs and switches interfaces;
-# once attached the process holds CAP_NET_RAW alone; with one of the three missing it
-# says which. Run as root with -u USER: the same, as that user.
+# once attached the process holds CAP_NET_RAW alone (the screen CAP_BPF too, for the
+# program of an expression e sets); with one of the three missing it says which. Run as root with -u USER: the same, as that user.
 . "$(dirname "$0")/lib.sh"
-need_root 15
+need_root 17
 command -v setcap >/dev/null || { fail "setcap is not installed (libcap2-bin)"; summary; exit; }
 
 bin=$(mktemp -d "/tmp/ft-caps-$E2E_SFX-XXXXXX") && E2E_PATHS+=("$bin")
@@ -45,6 +45,13 @@ tm new-session -d -s c -x 100 -y 25 \
 	"ip netns exec $b ${asuser[*]} $bin/flowtop -i $v1b -N -d 0.2; echo \$? >$E2E_TMP/rc"
 shows() { tm capture-pane -p -t c | grep -q "$1"; }
 wait_for 5 shows "flowtop  $v1b"
+scrpid=$(pgrep -f "^$bin/flowtop -i $v1b -N" | head -n 1)
+check "as uid 65534, the screen: CAP_NET_RAW, and CAP_BPF for e's programs, alone" \
+	eval '[ -n "$scrpid" ] && [ "$(awk "/^CapEff/ { print \$2 }" /proc/$scrpid/status)" = 0000008000002000 ]'
+tm send-keys -t c e
+tm send-keys -t c "icmp" Enter
+check "as uid 65534, the screen's e loads an expression's program" \
+	wait_for 5 shows "counting what 'icmp' matches"
 tm send-keys -t c i
 wait_for 3 shows "watch which interface"
 for _ in 1 2 3 4; do tm send-keys -t c j; done # the picker lists lo, the two veths

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# e2e_expr.sh -- a filter expression on a capture file (`flowtop -r FILE EXPR`, tcpdump's
-# syntax, compiled by libpcap): every corpus capture keeps exactly the frames `tcpdump -r
-# FILE EXPR` keeps, host for host, the others counted in `filtered` alone; what the
-# corpus' own tool (tshark) decides for the kept frames; every output says the
-# expression; a bad expression exits 2 with libpcap's reason.
+# e2e_expr.sh -- filter expressions, tcpdump's syntax compiled by libpcap. On a capture
+# file (`flowtop -r FILE EXPR`) every corpus capture keeps exactly the frames `tcpdump -r
+# FILE EXPR` keeps, host for host, the others counted in `filtered` alone, and what the
+# corpus' own tool (tshark) decides for the kept frames. Live on a veth, counted in the
+# kernel: the frames it matches exactly, the others in `filtered`; the screen's e key;
+# every output says the expression; what it cannot judge or parse exits 2.
 . "$(dirname "$0")/lib.sh"
-need_root 14
+need_root 27
 need_file "$CORPUS/pcap/SUMMARY.csv" 14
 here=$(dirname "$0")
 
@@ -51,8 +52,69 @@ check "a syntax error: exit 2, libpcap's reason" \
 rc=$?
 check "a port out of range: exit 2, said, in JSON too" \
 	eval '[ "$rc" = 2 ] && grep -q "port 99999" "$E2E_TMP/err" && jqt ".error | test(\"99999\")" "$E2E_TMP/out"'
-"$FLOWTOP" -i lo -b tcp >/dev/null 2>"$E2E_TMP/err"
+
+# live, in the kernel: icmp on a veth while pings and UDP cross it
+netns_new xa && a=$NETNS && netns_new xb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
+ia=fxa-$E2E_SFX ib=fxb-$E2E_SFX
+ipv6_off "$a" "$b"
+veth_pair "$a" "$b" "$ia" "$ib" || { fail "cannot create the veth pair"; summary; exit; }
+ip -n "$a" addr add 10.78.0.1/24 dev "$ia"
+ip -n "$b" addr add 10.78.0.2/24 dev "$ib"
+ip -n "$a" neigh add 10.78.0.2 lladdr "$(mac "$b" "$ib")" dev "$ia" nud permanent
+ip -n "$b" neigh add 10.78.0.1 lladdr "$(mac "$a" "$ia")" dev "$ib" nud permanent
+ip -n "$a" neigh add 10.78.0.9 lladdr "$(mac "$b" "$ib")" dev "$ia" nud permanent
+udp() { # COUNT datagrams of 100 bytes to 10.78.0.9, whom nobody is: 142 bytes each
+	ip netns exec "$a" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(bytes(100), ("10.78.0.9", 9))' "$1"
+}
+out=$E2E_TMP/live.jsonl
+start_bg "$b" "$out" "$FLOWTOP" -i "$ib" -b --json -d 0.1 icmp
+pid=$BG_PID
+check "live: flowtop -i IFACE icmp starts" wait_for 10 grep -q interval "$out"
+ip netns exec "$a" ping -q -c 20 -i 0.01 -s 100 10.78.0.2 >/dev/null
+udp 15
+check "live: the 40 ICMP frames counted, the 15 UDP ones filtered alone" \
+	wait_for 10 last_is "$out" '.totals.packets == 40 and .totals.bytes == 40 * 142 and .totals.filtered == 15 and .totals.filtered_bytes == 15 * 142'
+host() { wait_for 10 last_is "$out" ".hosts[] | select(.ip == \"$1\") | $2"; }
+check "live: the pinger's counts exact" host 10.78.0.1 '.tx_packets == 20 and .rx_packets == 20'
+check "live: no row for the UDP frames' address" \
+	last_is "$out" '[.hosts[].ip] | index("10.78.0.9") == null'
+check "live: every line says the expression" last_is "$out" '.expression == "icmp"'
+stop_bg "$pid" INT
+check "live: exit 0 on SIGINT" [ $? = 0 ]
+
+# the screen: e sets one, counting anew; a bad one is said and the one before stays
+tm new-session -d -s l -x 150 -y 30 \
+	"ip netns exec $b $FLOWTOP -i $ib -N -d 0.2; echo \$? >$E2E_TMP/live.rc"
+lshows() { tm capture-pane -p -t l | grep -q -- "$1"; }
+wait_for 10 lshows "flowtop  $ib (up)" || fail "the screen did not start"
+tm send-keys -t l e
+check "screen: e asks for an expression" wait_for 5 lshows "Count only (tcpdump's syntax; empty: all):"
+tm send-keys -t l udp Enter
+check "screen: e sets it, named in the header" \
+	wait_for 5 eval "lshows \"flowtop  $ib  'udp' (up)\" && lshows \"counting what 'udp' matches\""
+ip netns exec "$a" ping -q -c 3 -i 0.01 -s 100 10.78.0.2 >/dev/null
+udp 4
+check "screen: the UDP frames counted, the pings filtered" \
+	wait_for 10 eval 'tm capture-pane -p -t l | grep "^10\.78\.0\.9 " >/dev/null && lshows " filtered 6"'
+tm send-keys -t l e C-u
+for _ in $(seq 5); do tm send-keys -t l BSpace; done
+tm send-keys -t l "tcp port" Enter
+check "screen: a bad expression said, the one before in force" \
+	wait_for 5 eval "lshows 'syntax error' && lshows \"flowtop  $ib  'udp' (up)\""
+tm send-keys -t l q
+check "screen: q ends it, status 0" wait_for 10 eval '[ "$(cat "$E2E_TMP/live.rc" 2>/dev/null)" = 0 ]'
+
+# what an expression cannot judge: refused at start, named
+ip netns exec "$b" "$FLOWTOP" -i any -b -n 1 'ether host 02:00:00:00:00:01' >/dev/null 2>"$E2E_TMP/err"
 rc=$?
-check "on an interface, not yet: exit 2, said" \
-	eval '[ "$rc" = 2 ] && grep -q "counts capture files (-r) for now" "$E2E_TMP/err"'
+check "-i any with an Ethernet primitive: exit 2, why" \
+	eval '[ "$rc" = 2 ] && grep -q "with a link header and without: .*has no link header" "$E2E_TMP/err"'
+ip netns exec "$b" "$FLOWTOP" -i "$ib" -b -n 1 'tcp port' >/dev/null 2>"$E2E_TMP/err"
+rc=$?
+check "live: a syntax error: exit 2, libpcap's reason" \
+	eval '[ "$rc" = 2 ] && grep -q "syntax error" "$E2E_TMP/err"'
 summary

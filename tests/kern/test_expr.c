@@ -8,8 +8,11 @@
 
 #include <bpf/bpf.h>
 
+#include "bpf_load.h"
 #include "cbpf.h"
 #include "expr.h"
+#include "gate.h"
+#include "sampler.h"
 #include "test.h"
 
 #define DLT_EN10MB 1
@@ -333,6 +336,82 @@ static void test_raw_ip_link(void)
 	ASSERT_EQ(wrong, 0);
 }
 
+/* The gate in front of the counting program: a frame the expression keeps is counted
+ * (tail call into flowtop_count: its host, its slot's frames), one it rejects in its
+ * slot's filtered counters alone, with its bytes on the wire; every frame in one or the
+ * other. */
+static void test_gate_counts_or_filters(void)
+{
+	struct flowtop_bpf *skel;
+	struct sampler *ss;
+	struct hosttab *tab = hosttab_new(1024);
+	struct flow_totals totals;
+	struct bpf_maps maps;
+	struct gate *g;
+	uint64_t kept = 0, kept_bytes = 0, other = 0, other_bytes = 0;
+	struct expr *e;
+	char err[512];
+	size_t j;
+
+	skel = bpf_load(&(struct bpf_load_opts){ .ring_slots = 4096 }, err, sizeof(err));
+	if (!ASSERT_TRUE(skel && tab)) {
+		printf("  %s\n", err);
+		hosttab_free(tab);
+		return;
+	}
+	bpf_load_link_put(skel, 1, 3, 14); /* a test run's frames come on lo's index */
+	bpf_load_maps(skel, &maps);
+	ss = sampler_new(&maps);
+	sampler_set_slots(ss, 4, false);
+	g = gate_new(skel, "udp or (tcp and port 443)", err, sizeof(err));
+	e = expr_compile("udp or (tcp and port 443)", DLT_EN10MB, err, sizeof(err));
+	if (!ASSERT_TRUE(g && e && ss && !sampler_reset(ss, tab, &totals))) {
+		printf("  %s\n", err);
+		goto out;
+	}
+	for (j = 0; j < nframes; j++) {
+		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = frames[j].b,
+			    .data_size_in = frames[j].len, .repeat = 1);
+		bool want = expr_matches(e, frames[j].b, frames[j].len, frames[j].len);
+
+		if (bpf_prog_test_run_opts(gate_prog_fd(g), &run))
+			continue;	       /* too short for a test run */
+		if (!ASSERT_EQ(run.retval, 0)) /* nothing queued to the socket */
+			break;
+		if (want)
+			kept++, kept_bytes += frames[j].len;
+		else
+			other++, other_bytes += frames[j].len;
+		if (j % 1024 == 1023) /* the rings drained, as a capture's loop does */
+			sampler_drain(ss, tab);
+	}
+	if (ASSERT_OK(sampler_read(ss, tab, &totals, 1.0))) {
+		ASSERT_EQ(totals.slot_total[3].frames, kept);
+		ASSERT_EQ(totals.slot_total[3].bytes, kept_bytes);
+		ASSERT_EQ(totals.slot_total[3].filtered, other);
+		ASSERT_EQ(totals.slot_total[3].filtered_bytes, other_bytes);
+		ASSERT_TRUE(kept > 1000 && other > 1000);
+	}
+	ASSERT_STREQ(gate_text(g), "udp or (tcp and port 443)");
+	ASSERT_TRUE(gate_fits(g, 14, "eth0", err, sizeof(err)) &&
+		    gate_fits(g, 0, "tun0", err, sizeof(err)));
+	gate_free(g);
+	/* an Ethernet primitive: no program for links without that header, and said */
+	g = gate_new(skel, "ether host 02:00:00:00:00:01", err, sizeof(err));
+	if (ASSERT_TRUE(g)) {
+		ASSERT_TRUE(!gate_fits(g, 0, "tun0", err, sizeof(err)));
+		ASSERT_TRUE(strstr(err, "'tun0' has no link header") != NULL);
+	}
+	ASSERT_TRUE(gate_new(skel, "tcp port", err, sizeof(err)) == NULL);
+	ASSERT_TRUE(strstr(err, "syntax error") != NULL);
+out:
+	gate_free(g);
+	expr_free(e);
+	sampler_free(ss);
+	hosttab_free(tab);
+	bpf_unload(skel);
+}
+
 /* What the translation refuses, and says. */
 static void test_refusals(void)
 {
@@ -364,7 +443,7 @@ int main(void)
 	size_t i, from_corpus = 0;
 	FILE *l;
 
-	if (!test_need_root("test_expr", 3))
+	if (!test_need_root("test_expr", 4))
 		return test_summary("test_expr");
 	frames = calloc(FRAMES_MAX, sizeof(*frames));
 	if (!frames)
@@ -386,6 +465,7 @@ int main(void)
 		printf("FAIL test_expr: no corpus frames under %s\n", corpus), test_failed++;
 	RUN_TEST(test_verdicts_as_libpcap);
 	RUN_TEST(test_raw_ip_link);
+	RUN_TEST(test_gate_counts_or_filters);
 	RUN_TEST(test_refusals);
 	free(frames);
 	return test_summary("test_expr");

@@ -145,9 +145,6 @@ static void test_every_usage_message(void)
 		  "-r reads a capture file: --listen, --netns and -u are for interfaces" },
 		{ { "--delay" }, "option '--delay' needs a value" },
 		{ { "-Z" }, "unknown option '-Z'" },
-		{ { "tcp", "port", "443" },
-		  "a filter expression ('tcp port 443') counts capture files (-r) for now, not "
-		  "interfaces" },
 	};
 	struct cli_opts o;
 	size_t i;

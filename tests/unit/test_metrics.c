@@ -182,6 +182,35 @@ static void test_openmetrics_escaping_and_restart(void)
 	hosttab_free(t);
 }
 
+/* The filter expression as an info series: OpenMetrics' info type, a gauge of 1 in the
+ * text format, its quotes escaped; none without one. */
+static void test_expression_info(void)
+{
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(2);
+	struct flow_totals tot = totals_of(1);
+	const char *txt;
+	size_t len;
+
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(
+	    m, t, &tot, &(struct metrics_where){ .iface = "eth0", .expr = "tcp[13] = 0x\"2\"" },
+	    NULL));
+	txt = metrics_text(m, true, &len);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_filter_expression info\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "flowtop_filter_expression_info{interface=\"eth0\",expression="
+				"\"tcp[13] = 0x\\\"2\\\"\"} 1\n") != NULL);
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_filter_expression_info gauge\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "flowtop_filtered_frames_total{interface=\"eth0\"} 0\n") != NULL);
+	ASSERT_OK(metrics_update(m, t, &tot, &(struct metrics_where){ .iface = "eth0" }, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(txt, "flowtop_filter_expression") == NULL);
+	metrics_free(m);
+	hosttab_free(t);
+}
+
 /* A list of interfaces as long as a server's (over 64 bytes) is one count like any
  * other: a host's series go on from sample to sample, and start over only with a new
  * generation. (They read 0 for good when the list, cut to 63 bytes, was compared with
@@ -381,6 +410,7 @@ int main(void)
 	RUN_TEST(test_a_series_per_interface);
 	RUN_TEST(test_families_and_top);
 	RUN_TEST(test_monotonic_and_exact);
+	RUN_TEST(test_expression_info);
 	RUN_TEST(test_openmetrics_escaping_and_restart);
 	RUN_TEST(test_series_per_as);
 	RUN_TEST(test_long_interface_list_keeps_series);
