@@ -15,6 +15,9 @@
 #                                          change) in the rounds too, and columns for it:
 #                                          each build alone, so neither pays for the
 #                                          other's first touch of a frame
+#   EXPR='tcp port 443' bench/alone.sh ...  flowtop with that filter expression in the
+#                                          rounds too (its gate's kernel time: the tail
+#                                          call into the count included), and columns
 # Needs root; makes and removes its own namespaces; restores the sysctl.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -27,6 +30,7 @@ sources=("$@")
 out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
 base=${FLOWTOP_BASE:+$(realpath "$FLOWTOP_BASE")}
+expr=${EXPR:-}
 attach=$(realpath "$out/bench/attach_filter")
 send=$(realpath "$out/bench/churn_send")
 hz=$(getconf CLK_TCK)
@@ -50,6 +54,7 @@ start() {
 	seed) ip netns exec "$nsb" taskset -c 1 "$attach" "$(realpath "$out/bench/sockex2.bpf.o")" "$ifb" raw >"$tmp/id" & ;;
 	flowtop) ip netns exec "$nsb" taskset -c 1 "$flowtop" -i "$ifb" -b -d 1 >/dev/null & ;;
 	base) ip netns exec "$nsb" taskset -c 1 "$base" -i "$ifb" -b -d 1 >/dev/null & ;;
+	expr) ip netns exec "$nsb" taskset -c 1 "$flowtop" -i "$ifb" -b -d 1 "$expr" >/dev/null & ;;
 	tcpdump) ip netns exec "$nsb" taskset -c 1 tcpdump -i "$ifb" -n -w /dev/null 2>/dev/null & ;;
 	esac
 	watcher=$!
@@ -58,6 +63,10 @@ start() {
 		case "$1" in
 		empty | seed) [ -s "$tmp/id" ] && prog=$(cat "$tmp/id") ;;
 		flowtop | base) prog=$(grep -hs '^prog_id:' /proc/"$watcher"/fdinfo/* | awk '{print $2}' | head -n 1) ;;
+		expr) # the gate: the program the socket runs (the count runs inside its time)
+			for id in $(grep -hs '^prog_id:' /proc/"$watcher"/fdinfo/* | awk '{print $2}'); do
+				[ "$(bpftool prog show id "$id" -j | jq -r .name)" = flowtop_gate ] && prog=$id
+			done ;;
 		tcpdump) [ -e /proc/"$watcher"/fd ] && ls -l /proc/"$watcher"/fd 2>/dev/null | grep -q socket && prog=- ;;
 		esac
 		[ -n "$prog" ] && break
@@ -94,6 +103,7 @@ med() { sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((N
 names=(empty flowtop tcpdump)
 [ "$have_seed" = 1 ] && names=(empty seed flowtop tcpdump)
 [ -n "$base" ] && names+=(base)
+[ -n "$expr" ] && names+=(expr)
 echo "| $kind | empty filter ns | seed ns | flowtop kernel ns | flowtop process ns | flowtop kernel + process ns | flowtop kernel / empty | flowtop kernel + process / seed | tcpdump process ns |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sources[@]}"; do
@@ -110,6 +120,16 @@ for n in "${sources[@]}"; do
 			n, e, s, fk, fp, fk + fp, e ? fk / e : 0, seed, tp }'
 done
 [ "$have_seed" = 1 ] || echo "(no seed column: $(head -n 1 "$tmp/seed.err"))"
+if [ -n "$expr" ]; then
+	echo
+	echo "| $kind | flowtop kernel ns | with '$expr' kernel ns | with / without, kernel | with '$expr' kernel + process ns |"
+	echo "|---:|---:|---:|---:|---:|"
+	for n in "${sources[@]}"; do
+		fk=$(med "$tmp/flowtop.$n" 1) xk=$(med "$tmp/expr.$n" 1) xp=$(med "$tmp/expr.$n" 2)
+		awk -v n="$n" -v fk="$fk" -v xk="$xk" -v xp="$xp" 'BEGIN {
+			printf "| %d | %.1f | %.1f | %.3fx | %.1f |\n", n, fk, xk, fk ? xk / fk : 0, xk + xp }'
+	done
+fi
 [ -n "$base" ] || exit 0
 echo
 echo "| $kind | base kernel ns | base process ns | flowtop / base, kernel | flowtop / base, kernel + process |"
