@@ -185,12 +185,14 @@ $(OUT)/bench/%: bench/%.c $(OUT)/libflowtop.a | $(OUT)/bench
 
 BINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man/man8
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 # installs the binary and the man page; warns when another flowtop (netsniff-ng's,
 # conntrack based) is on PATH too, since PATH order then decides which one runs
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/flowtop
 	install -D -m 0644 man/flowtop.8 $(DESTDIR)$(MANDIR)/flowtop.8
+	install -D -m 0644 contrib/flowtop.bash $(DESTDIR)$(COMPLETIONDIR)/flowtop
 	$(Q)IFS=:; for d in $$PATH; do \
 		f=$$d/flowtop; [ -x "$$f" ] && [ "$$f" != "$(DESTDIR)$(BINDIR)/flowtop" ] || continue; \
 		"$$f" --version 2>/dev/null | grep -q 'eBPF per-IP' && continue; \
@@ -199,7 +201,8 @@ install: $(BIN)
 	done; true
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/flowtop $(DESTDIR)$(MANDIR)/flowtop.8
+	rm -f $(DESTDIR)$(BINDIR)/flowtop $(DESTDIR)$(MANDIR)/flowtop.8 \
+		$(DESTDIR)$(COMPLETIONDIR)/flowtop
 
 # the man page is clean for mandoc's linter and for man-db
 lint-man:

@@ -197,12 +197,36 @@ static const struct cli_option options[] = {
 };
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
+/* -s: the sort columns, the column table's names (the completion reads them here),
+ * wrapped under the help's text. */
+static void usage_sort(FILE *out)
+{
+	size_t used = (size_t)fprintf(out, "  -s, --sort COLUMN      sort the screen by COLUMN:"),
+	       i;
+	char word[40];
+
+	for (i = 0; i <= COL__COUNT; i++) {
+		if (i < COL__COUNT)
+			snprintf(word, sizeof(word), " %s%s", columns[i].name,
+				 i + 1 < COL__COUNT ? "," : "");
+		else
+			snprintf(word, sizeof(word), " (default %s)", columns[COL_RX2].name);
+		if (used + strlen(word) > 80) {
+			fprintf(out, "\n%24s", ""); /* the word's space makes the column */
+			used = 24;
+		}
+		used += (size_t)fprintf(out, "%s", word);
+	}
+	fputc('\n', out);
+}
+
 void cli_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: flowtop [OPTION]...\n"
+		"Usage: flowtop [OPTION]... [EXPRESSION]\n"
 		"Per-IP traffic monitor: counts packets and bytes per address in the kernel\n"
-		"with an eBPF socket filter, and shows rates like top.\n"
+		"with an eBPF socket filter, and shows rates like top. An EXPRESSION in\n"
+		"tcpdump's syntax (pcap-filter(7)) counts only the frames it matches.\n"
 		"\n"
 		"  -i, --interface IFACE  interface to watch (default: the default route's); a\n"
 		"                         list IFACE,IFACE... sums them, 'any' watches all\n"
@@ -221,10 +245,10 @@ void cli_usage(FILE *out)
 		"  -L, --limit N          with -b, print the N busiest hosts of each sample,\n"
 		"                         0 for all (default %u)\n"
 		"  -o, --snapshot FILE    on exit, write the table to FILE (.json, .csv or text);\n"
-		"                         on the screen also the default file of the d key\n"
-		"  -s, --sort COLUMN      sort the screen by COLUMN: addr, rx2, tx2, rx10, tx10,\n"
-		"                         rx40, tx40, peak, rxpkts, rxbytes, txpkts, txbytes,\n"
-		"                         iface, share, history (default rx2)\n"
+		"                         on the screen also the default file of the d key\n",
+		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT);
+	usage_sort(out);
+	fprintf(out,
 		"  -f, --filter FILTER    show only hosts in a CIDR (10.0.0.0/8), one address,\n"
 		"                         or whose address or name contains FILTER\n"
 		"      --group BY         rows by host (default), prefix, as (autonomous\n"
@@ -255,9 +279,8 @@ void cli_usage(FILE *out)
 		"  -v, --verbose          print libbpf's debug messages\n"
 		"  -h, --help             print this help and exit\n"
 		"  -V, --version          print the version and exit\n",
-		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT, GROUP_DEFAULT_PREFIX4,
-		GROUP_DEFAULT_PREFIX6, GEO_DEFAULT_DB, CLI_DEFAULT_METRICS_TOP,
-		FLOWTOP_DEFAULT_RING_MIB);
+		GROUP_DEFAULT_PREFIX4, GROUP_DEFAULT_PREFIX6, GEO_DEFAULT_DB,
+		CLI_DEFAULT_METRICS_TOP, FLOWTOP_DEFAULT_RING_MIB);
 }
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)

@@ -22,13 +22,17 @@ check "the binary is installed, mode 755" \
 	eval '[ "$(stat -c %a "$dest/usr/sbin/flowtop")" = 755 ]'
 check "the man page is installed, mode 644" \
 	eval '[ "$(stat -c %a "$dest/usr/share/man/man8/flowtop.8")" = 644 ]'
+check "the bash completion is installed, mode 644, and registers flowtop's" \
+	eval '[ "$(stat -c %a "$dest/usr/share/bash-completion/completions/flowtop")" = 644 ] &&
+	      bash -c ". $dest/usr/share/bash-completion/completions/flowtop && complete -p flowtop" | grep -q _flowtop'
 check "the installed binary runs: --version" \
 	eval '"$dest/usr/sbin/flowtop" --version | grep -q "eBPF per-IP traffic monitor"'
 check "man -l renders the installed page" \
 	eval 'MANWIDTH=80 man -l "$dest/usr/share/man/man8/flowtop.8" 2>/dev/null | grep -q "^INTERACTIVE COMMANDS"'
 make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/usr >/dev/null 2>&1
-check "make uninstall removes both" \
-	eval '[ ! -e "$dest/usr/sbin/flowtop" ] && [ ! -e "$dest/usr/share/man/man8/flowtop.8" ]'
+check "make uninstall removes all three" \
+	eval '[ ! -e "$dest/usr/sbin/flowtop" ] && [ ! -e "$dest/usr/share/man/man8/flowtop.8" ] &&
+	      [ ! -e "$dest/usr/share/bash-completion/completions/flowtop" ]'
 check "every figure the README quotes stands in bench/RESULTS.md" \
 	python3 "$root/tests/e2e/readme_figures.py" "$root/README.md" "$root/bench/RESULTS.md"
 check "the README has one Install and one Performance section" \

@@ -183,6 +183,37 @@ static void test_filter_expression(void)
 	ASSERT_STREQ(err, "filter expression too long (4095 bytes)");
 }
 
+/* --help's sort columns are the column table's, every one (the completion offers them
+ * from there), and its lines fit 80 columns. */
+static void test_help_sort_columns_from_the_table(void)
+{
+	char *text = NULL, *at, *end, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int c;
+
+	if (!ASSERT_TRUE(f))
+		return;
+	cli_usage(f);
+	fclose(f);
+	at = strstr(text, "--sort COLUMN");
+	end = at ? strstr(at, "(default rx2)") : NULL;
+	if (ASSERT_TRUE(at && end)) {
+		for (c = 0; c < COL__COUNT; c++) {
+			char word[40];
+
+			snprintf(word, sizeof(word), " %s%s", columns[c].name,
+				 c + 1 < COL__COUNT ? "," : " (");
+			if (!ASSERT_TRUE(strstr(at, word) && strstr(at, word) < end + 1))
+				printf("  column '%s' is not in --help's -s\n", columns[c].name);
+		}
+	}
+	for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		ASSERT_TRUE((strchr(line, '\n') ? (size_t)(strchr(line, '\n') - line)
+						: strlen(line)) <= 80);
+	free(text);
+}
+
 /* The picker's list, made a name at a time: each once, "any" wins, as many as fit. */
 static void test_interface_names_added(void)
 {
@@ -385,6 +416,7 @@ int main(void)
 	RUN_TEST(test_interface_names_added);
 	RUN_TEST(test_every_usage_message);
 	RUN_TEST(test_filter_expression);
+	RUN_TEST(test_help_sort_columns_from_the_table);
 	RUN_TEST(test_read_options);
 	RUN_TEST(test_screen_options);
 	RUN_TEST(test_user);
