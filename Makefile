@@ -34,7 +34,7 @@ CFLAGS ?= -O2 -g
 # recursive (=): pkg-config runs only when something is compiled, after `deps`
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw libcap-ng libmicrohttpd libpcap libloc)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw libcap-ng libmicrohttpd libpcap libloc)
-BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CFLAGS) \
+BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CPPFLAGS) $(CFLAGS) \
 	$(PKG_CFLAGS) -MMD -MP
 # each layer sees only itself and the layers below: bpf/ < src/ < ui/ (ui/main.c on top)
 SRC_CFLAGS = $(BASE_CFLAGS) -I$(OUT) -Ibpf -Isrc
@@ -52,7 +52,7 @@ FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/if
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
-.PHONY: all deps test-deps kernel-deps run check check-fast check-kernels check-e2e check-stress tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
+.PHONY: all deps test-deps kernel-deps deb run check check-fast check-kernels check-e2e check-stress tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -203,6 +203,19 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/flowtop $(DESTDIR)$(MANDIR)/flowtop.8 \
 		$(DESTDIR)$(COMPLETIONDIR)/flowtop
+
+# a Debian binary package from the tree's files (those git knows or would add), built
+# apart in $(OUT)/deb with dpkg-buildpackage; lintian then, its errors and warnings
+# failing the build; the .deb lands in $(OUT)/deb/
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
+deb:
+	$(Q).ci/deps.sh deb
+	$(Q)rm -rf $(OUT)/deb && mkdir -p $(OUT)/deb/flowtop-$(DEB_VERSION)
+	$(Q)git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t $(OUT)/deb/flowtop-$(DEB_VERSION)
+	$(Q)cd $(OUT)/deb/flowtop-$(DEB_VERSION) && \
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b
+	$(Q)lintian --fail-on error,warning $(OUT)/deb/flowtop_$(DEB_VERSION)_*.deb
+	@ls $(OUT)/deb/*.deb
 
 # the man page is clean for mandoc's linter and for man-db
 lint-man:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh -- install what flowtop needs to build and test, when it is missing.
 #
-# Usage: .ci/deps.sh [build|test|bench|kernels]   (bench and kernels include test, test
-#        includes build)
+# Usage: .ci/deps.sh [build|test|bench|kernels|deb]   (bench, kernels and deb include
+#        test, test includes build)
 # Checks each tool and library; installs the missing Debian packages with apt-get when
 # run as root on Debian, prints what it installs; elsewhere it fails with the list.
 set -u
@@ -75,6 +75,13 @@ bench_deps='
 cmd iftop iftop
 cmd iptraf-ng iptraf-ng
 '
+deb_deps='
+cmd dpkg-buildpackage dpkg-dev
+cmd dh debhelper
+cmd lintian lintian
+cmd fakeroot fakeroot
+file /usr/share/perl5/Debian/Debhelper/Sequence/bash_completion.pm bash-completion
+'
 kernel_deps='
 cmd qemu-system-x86_64 qemu-system-x86
 static busybox busybox-static
@@ -83,9 +90,10 @@ cmd modprobe kmod
 kernel 6.1 linux-image-6.1
 '
 list=$build_deps
-[ "$want" = test ] && list="$build_deps$test_deps"
+[ "$want" = test ] && list="$build_deps$test_deps$deb_deps" # e2e_deb builds the package
 [ "$want" = bench ] && list="$build_deps$test_deps$bench_deps"
 [ "$want" = kernels ] && list="$build_deps$test_deps$kernel_deps"
+[ "$want" = deb ] && list="$build_deps$test_deps$deb_deps"
 missing=$(printf '%s\n' "$list" | while read -r kind what pkg; do
 	[ -n "${kind:-}" ] || continue
 	have "$kind" "$what" || echo "$pkg"
