@@ -57,11 +57,7 @@ check "a port out of range: exit 2, said, in JSON too" \
 netns_new xa && a=$NETNS && netns_new xb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 ia=fxa-$E2E_SFX ib=fxb-$E2E_SFX
 ipv6_off "$a" "$b"
-veth_pair "$a" "$b" "$ia" "$ib" || { fail "cannot create the veth pair"; summary; exit; }
-ip -n "$a" addr add 10.78.0.1/24 dev "$ia"
-ip -n "$b" addr add 10.78.0.2/24 dev "$ib"
-ip -n "$a" neigh add 10.78.0.2 lladdr "$(mac "$b" "$ib")" dev "$ia" nud permanent
-ip -n "$b" neigh add 10.78.0.1 lladdr "$(mac "$a" "$ia")" dev "$ib" nud permanent
+two_hosts "$a" "$b" "$ia" "$ib" 10.78.0 || { fail "cannot set up the veth pair"; summary; exit; }
 ip -n "$a" neigh add 10.78.0.9 lladdr "$(mac "$b" "$ib")" dev "$ia" nud permanent
 udp() { # COUNT datagrams of 100 bytes to 10.78.0.9, whom nobody is: 142 bytes each
 	ip netns exec "$a" python3 -c '

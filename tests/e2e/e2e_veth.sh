@@ -9,13 +9,7 @@ need_root 8
 netns_new a && a=$NETNS && netns_new b && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 ia=fva-$E2E_SFX ib=fvb-$E2E_SFX
 ipv6_off "$a" "$b"
-veth_pair "$a" "$b" "$ia" "$ib" || { fail "cannot create the veth pair"; summary; exit; }
-ip -n "$a" addr add 10.77.0.1/24 dev "$ia"
-ip -n "$b" addr add 10.77.0.2/24 dev "$ib"
-mac_a=$(ip netns exec "$a" cat "/sys/class/net/$ia/address")
-mac_b=$(ip netns exec "$b" cat "/sys/class/net/$ib/address")
-ip -n "$a" neigh add 10.77.0.2 lladdr "$mac_b" dev "$ia" nud permanent
-ip -n "$b" neigh add 10.77.0.1 lladdr "$mac_a" dev "$ib" nud permanent
+two_hosts "$a" "$b" "$ia" "$ib" 10.77.0 || { fail "cannot set up the veth pair"; summary; exit; }
 
 # two instances on one interface: each loads its own program and maps
 start_bg "$b" "$E2E_TMP/json.out" "$FLOWTOP" -i "$ib" -b --json -d 0.2 -o "$E2E_TMP/snap.json"

@@ -115,6 +115,16 @@ veth_pair() {
 	ip -n "$1" link set "$3" up && ip -n "$2" link set "$4" up
 }
 
+# two_hosts NS_A NS_B IF_A IF_B NET: a veth between two namespaces, NET.1/24 on IF_A and
+# NET.2/24 on IF_B, each the other's static neighbour (no ARP: the frames counted are
+# the test's alone)
+two_hosts() {
+	veth_pair "$1" "$2" "$3" "$4" &&
+		ip -n "$1" addr add "$5.1/24" dev "$3" && ip -n "$2" addr add "$5.2/24" dev "$4" &&
+		ip -n "$1" neigh add "$5.2" lladdr "$(mac "$2" "$4")" dev "$3" nud permanent &&
+		ip -n "$2" neigh add "$5.1" lladdr "$(mac "$1" "$3")" dev "$4" nud permanent
+}
+
 # mac NS IFACE: the MAC address of IFACE in namespace NS (for static neighbours: no ARP)
 mac() { ip -n "$1" -o link show "$2" | grep -o 'link/ether [^ ]*' | cut -d' ' -f2; }
 
