@@ -363,10 +363,14 @@ static void any_rescan(struct capture *c, char *msg, size_t len)
 		return;
 	for (k = 0; k < c->w.nlinks; k++) {
 		struct iface_watch *l = &c->w.links[k];
+		char name[IF_NAMESIZE];
 
 		for (i = all; i->if_index && (int)i->if_index != l->info.ifindex; i++)
 			;
-		if (!l->gone && !i->if_index)
+		/* missing from the list: gone, if its index names nothing now either (a list
+		 * made while links change may miss one; marked gone, it would come back as
+		 * another entry under its own name) */
+		if (!l->gone && !i->if_index && !if_indextoname((unsigned)l->info.ifindex, name))
 			link_gone(c, l, msg, len);
 	}
 	for (i = all; i->if_index; i++) {
