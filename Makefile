@@ -213,7 +213,8 @@ deb:
 	$(Q)rm -rf $(OUT)/deb && mkdir -p $(OUT)/deb/flowtop-$(DEB_VERSION)
 	$(Q)git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t $(OUT)/deb/flowtop-$(DEB_VERSION)
 	$(Q)cd $(OUT)/deb/flowtop-$(DEB_VERSION) && \
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u WERROR -u OUT -u BIN \
+		dpkg-buildpackage -us -uc -b
 	$(Q)lintian --fail-on error,warning $(OUT)/deb/flowtop_$(DEB_VERSION)_*.deb
 	@ls $(OUT)/deb/*.deb
 
