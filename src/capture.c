@@ -333,13 +333,25 @@ static struct iface_watch *link_by_index(struct capture *c, int ifindex)
 	return NULL;
 }
 
-/* Appends "interface NAME WHAT" to msg (len 0: nothing to say). */
+#define SAY_MORE "; and more" /* what a full message ends with */
+
+/* Appends "interface NAME WHAT" to msg (len 0: nothing to say); when it does not fit,
+ * msg ends with SAY_MORE instead, once. */
 static void say(char *msg, size_t len, const char *what, const char *name)
 {
-	size_t used = len ? strlen(msg) : 0;
+	size_t used = len ? strlen(msg) : 0, more = sizeof(SAY_MORE) - 1;
+	int n;
 
-	if (used + 2 < len)
-		snprintf(msg + used, len - used, "%sinterface %s %s", used ? "; " : "", name, what);
+	if (!len || (used >= more && !strcmp(msg + used - more, SAY_MORE)))
+		return;
+	n = snprintf(msg + used, len - used, "%sinterface %s %s", used ? "; " : "", name, what);
+	if (n >= 0 && used + (size_t)n + more < len)
+		return;
+	msg[used] = '\0'; /* it did not fit with room to say there is more */
+	if (used && used + more < len)
+		strcat(msg, SAY_MORE);
+	else if (!used && more + 1 < len)
+		strcpy(msg, SAY_MORE + 2);
 }
 
 static void link_gone(struct capture *c, struct iface_watch *l, char *msg, size_t len)

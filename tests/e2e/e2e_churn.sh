@@ -9,7 +9,7 @@
 # UDP to an address nobody holds, each datagram seen leaving one end of a veth pair and
 # arriving at the other (two frames of 142 bytes).
 . "$(dirname "$0")/lib.sh"
-need_root 14
+need_root 21
 
 netns_new cn && n=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 ipv6_off "$n"
@@ -29,6 +29,8 @@ done >"$E2E_TMP/add"
 ip -n "$n" -batch "$E2E_TMP/add" || { fail "cannot create $pairs veth pairs"; summary; exit; }
 named() { last_is "$out" "[.interfaces[] | select(.name != null)] | length == $1"; }
 check "$((2 * pairs + 1)) interfaces: 255 have a slot, and a line each" wait_for 20 named 255
+check "more appeared at once than a message holds: it says there were more" \
+	grep -q "interface .* appeared; and more$" "$out.err"
 
 # udp PAIR NET COUNT: COUNT datagrams from PAIR's a end (10.83.NET.1) to 10.83.NET.99,
 # whose address is the b end's
