@@ -98,17 +98,19 @@ big=$(head -c 40000 /dev/zero | tr '\0' a)
 c=$(code -H "X-Big: $big" "http://127.0.0.1:$PORT/metrics")
 check "an oversized request is refused ($c), and flowtop serves on" \
 	eval '[ "$c" != 200 ] && [ "$(code http://127.0.0.1:$PORT/metrics)" = 200 ]'
-# a client that sends half a request and waits, while 20 others scrape at once
+# a client that sends half a request and waits, while 7 others scrape at once: 8 from
+# one address, the most the exporter serves at once from one (more are closed, by
+# design: 20 at once passed only while they did not overlap, so not on a loaded machine)
 # (it waits for an answer that never comes, 20 s at most)
 ip netns exec "$b" bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf 'GET /metr' >&3; read -t 20 <&3" &
 E2E_PIDS+=($!)
 wait_for 5 eval 'ip netns exec "$b" ss -Htn state established "( dport = :$PORT )" | grep -q .'
-for i in $(seq 20); do
+for i in $(seq 7); do
 	code "http://127.0.0.1:$PORT/metrics" >"$E2E_TMP/par.$i" &
 done
-wait_for 10 eval '[ "$(cat "$E2E_TMP"/par.* 2>/dev/null | tr -d "\n")" = "$(printf "200%.0s" $(seq 20))" ]'
-check "20 scrapers at once, one of them stalled: all the others get 200" \
-	eval '[ "$(cat "$E2E_TMP"/par.* | tr -d "\n")" = "$(printf "200%.0s" $(seq 20))" ]'
+wait_for 10 eval '[ "$(cat "$E2E_TMP"/par.* 2>/dev/null | tr -d "\n")" = "$(printf "200%.0s" $(seq 7))" ]'
+check "7 scrapers at once, an 8th from their address stalled: all 7 get 200" \
+	eval '[ "$(cat "$E2E_TMP"/par.* | tr -d "\n")" = "$(printf "200%.0s" $(seq 7))" ]'
 f1=$(scrape | awk -F' ' '/^flowtop_frames_total/ { print $2 }')
 ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.1 10.55.0.2 >/dev/null 2>&1
 check "while it stalls, sampling goes on" \
