@@ -4,8 +4,9 @@
 # receiving veth for a flood of its own (rounds interleaved: empty, seed, flowtop,
 # tcpdump, empty, ...), the sender (and with it the receive path) pinned to CPU 0, the
 # watcher's process to CPU 1. Per frame: the filter's kernel time (BPF run-time
-# statistics), the watcher process's CPU time (/proc/PID/stat, 100 Hz ticks, over the
-# frames the veth carried), and their sum; against the empty filter and the seed.
+# statistics), the watcher process's CPU time (its threads' /proc schedstat, in ns: a
+# 100 Hz tick is 5 to 10 ns a frame of a 2-million-frame flood), over the frames the
+# veth carried, and their sum; against the empty filter, the seed and tcpdump.
 #
 #   bench/alone.sh [FRAMES [ROUNDS [SOURCES...]]]   default 3,000,000 frames, 3 rounds,
 #                                                    256 65536 1048576 sources
@@ -33,7 +34,6 @@ base=${FLOWTOP_BASE:+$(realpath "$FLOWTOP_BASE")}
 expr=${EXPR:-}
 attach=$(realpath "$out/bench/attach_filter")
 send=$(realpath "$out/bench/churn_send")
-hz=$(getconf CLK_TCK)
 watcher=
 stop_watcher() {
 	[ -z "$watcher" ] || { kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null; }
@@ -80,7 +80,6 @@ run_stat() { # ID: "run_cnt run_time_ns"
 	[ -n "$1" ] || { echo "0 0"; return; }
 	bpftool prog show id "$1" -j | jq -r '"\(.run_cnt // 0) \(.run_time_ns // 0)"'
 }
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 rx() { ip -n "$nsb" -s -j link show "$ifb" | jq '.[0].stats64.rx.packets'; }
 
 # once NAME SOURCES: one flood watched by NAME alone; prints "kernel_ns process_ns"
@@ -88,15 +87,15 @@ once() {
 	local r0 r1 c0 c1 k0 k1
 	start "$1"
 	read -r -a k0 < <(run_stat "$prog")
-	c0=$(ticks "$watcher") r0=$(rx)
+	c0=$(cpu_ns "$watcher") r0=$(rx)
 	ip netns exec "$nsa" taskset -c 0 "$send" "${encap[@]}" "$ifa" 0 "$2" $(((frames + $2 - 1) / $2)) >/dev/null
 	sleep 1.2 # flowtop's last drain and sample of the flood
 	read -r -a k1 < <(run_stat "$prog")
-	c1=$(ticks "$watcher") r1=$(rx)
+	c1=$(cpu_ns "$watcher") r1=$(rx)
 	stop_watcher
 	awk -v n=$((r1 - r0)) -v kc=$((k1[0] - k0[0])) -v kn=$((k1[1] - k0[1])) \
-		-v c=$((c1 - c0)) -v hz="$hz" 'BEGIN {
-		printf "%.1f %.1f\n", kc ? kn / kc : 0, n ? c / hz * 1e9 / n : 0 }'
+		-v c=$((c1 - c0)) 'BEGIN {
+		printf "%.1f %.1f\n", kc ? kn / kc : 0, n ? c / n : 0 }'
 }
 med() { sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
 
@@ -104,8 +103,8 @@ names=(empty flowtop tcpdump)
 [ "$have_seed" = 1 ] && names=(empty seed flowtop tcpdump)
 [ -n "$base" ] && names+=(base)
 [ -n "$expr" ] && names+=(expr)
-echo "| $kind | empty filter ns | seed ns | flowtop kernel ns | flowtop process ns | flowtop kernel + process ns | flowtop kernel / empty | flowtop kernel + process / seed | tcpdump process ns |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| $kind | empty filter ns | seed ns | flowtop kernel ns | flowtop process ns | flowtop kernel + process ns | flowtop kernel / empty | flowtop kernel + process / seed | tcpdump process ns | tcpdump / flowtop, process |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sources[@]}"; do
 	for w in "${names[@]}"; do : >"$tmp/$w.$n"; done
 	for _ in $(seq "$rounds"); do
@@ -116,8 +115,8 @@ for n in "${sources[@]}"; do
 	[ "$have_seed" = 1 ] && s=$(med "$tmp/seed.$n" 1)
 	awk -v n="$n" -v e="$e" -v s="$s" -v fk="$fk" -v fp="$fp" -v tp="$tp" 'BEGIN {
 		seed = s == "-" ? "-" : sprintf("%.2fx", (fk + fp) / s)
-		printf "| %d | %.1f | %s | %.1f | %.1f | %.1f | **%.2fx** | %s | %.1f |\n",
-			n, e, s, fk, fp, fk + fp, e ? fk / e : 0, seed, tp }'
+		printf "| %d | %.1f | %s | %.1f | %.1f | %.1f | **%.2fx** | %s | %.1f | **%.1fx** |\n",
+			n, e, s, fk, fp, fk + fp, e ? fk / e : 0, seed, tp, fp ? tp / fp : 0 }'
 done
 [ "$have_seed" = 1 ] || echo "(no seed column: $(head -n 1 "$tmp/seed.err"))"
 if [ -n "$expr" ]; then

@@ -33,6 +33,10 @@ bench_flood() {
 	ip -n "$nsa" neigh add 10.88.0.2 lladdr 02:00:00:00:00:99 dev "$ifa" nud permanent
 }
 
+# cpu_ns PID: the CPU time its threads have had, in ns (schedstat: exact, where
+# /proc/PID/stat counts 100 Hz ticks)
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
+
 bench_pair() {
 	local ns pair
 	ip netns add "$nsa" && ip netns add "$nsb" || exit 1

@@ -2,10 +2,12 @@
 /* flowtop.bpf.c: the socket filter. It walks each frame down to its innermost IP header
  * and hands that header's two addresses and the frame's length to user space as one
  * record in a ring of its CPU (16 bytes for an IPv4 pair, 48 for IPv6), or adds the
- * frame to its CPU's last record when that one is of the same pair and user space has
- * not taken it (a bulk transfer costs user space a record a drain, or one per 4,095
- * frames, not a record a frame); it returns 0, so no packet is ever queued to the
- * socket. The filter keeps no per-address state on its normal path: a hash table's
+ * frame to the record of its pair it wrote last, while user space has not taken that
+ * one (a small table of the CPU's, the join hints, says where it is): a pair costs
+ * user space a record a drain (or one per 4,095 frames), not a record a frame, and the
+ * filter adds to a line its own CPU wrote instead of writing one that user space's CPU
+ * read last. It returns 0, so no packet is ever queued to the socket. The filter keeps
+ * no per-address state but those hints, which only point into the ring: a hash table's
  * cache misses grow with the number of addresses, a ring's cost does not. When a CPU's
  * ring is full (user space fell behind) the frame is added to a per-CPU LRU hash, the
  * spill map, instead, and counted in stats.spilled: still exact, only slower.
@@ -67,6 +69,16 @@ struct {
 	__type(value, struct flow_ring_ctl);
 } ring_ctl SEC(".maps");
 
+/* Where each CPU's last record of a pair starts, by a hash of the pair (struct
+ * flow_hint_set). Only the filter reads them, so their lines stay its CPU's. Sized
+ * before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FLOWTOP_JOIN_HINTS / 2);
+	__type(key, __u32);
+	__type(value, struct flow_hint_set);
+} joins SEC(".maps");
+
 /* Where frames go when their CPU's ring is full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
@@ -101,6 +113,9 @@ __u32 pad_bytes;
 
 /* Slots per CPU ring minus one (slots are a power of two); set before load. */
 const volatile __u32 ring_mask = FLOWTOP_DEFAULT_RING_SLOTS - 1;
+
+/* Join hint sets per CPU minus one (a power of two); set before load. */
+const volatile __u32 set_mask = FLOWTOP_JOIN_HINTS / 2 - 1;
 
 /* 1 where the CPU may make a record's stores visible after the head's (weakly ordered:
  * not x86): the head is then published by a fully ordered exchange. Set before load;
@@ -462,42 +477,71 @@ static __always_inline int same_addrs(__u32 cpu, __u64 pos, const union flow_rin
 	return src && dst && same_addr(src, &c->src) && same_addr(dst, &c->dst);
 }
 
-/* Adds the frame to this CPU's last record, at ctl->last, when it is of the same pair
- * (whose: the slot, protocol and family bits of a count), user space has not taken it
- * and it has room: 1 then. The addition is atomic against user space's exchange; when
- * that came first, the frame went to a record already read, and the caller writes a new
- * one. */
-static __always_inline int ring_add(__u32 cpu, const struct flow_ring_ctl *ctl,
-				    const struct cursor *c, __u64 bytes, __u64 whose)
+/* A hash of the pair: its addresses and whose (the slot, protocol and family bits of a
+ * count), mixed as MurmurHash3's finalizer does, so that addresses that differ in one
+ * byte differ in every bit. Its low bits pick the pair's hint set, its high 16 are the
+ * hint's tag. */
+static __always_inline __u32 pair_hash(const struct cursor *c, __u64 whose)
 {
-	union flow_ring_slot *last;
-	__u64 count;
+	const __u32 *s = (const __u32 *)c->src.addr, *d = (const __u32 *)c->dst.addr;
+	__u32 h = s[3] * 0x9e3779b1u ^ d[3] ^ (__u32)(whose >> 32);
 
-	if (!ctl->head)
+	if (!c->v4)
+		h ^= (s[0] ^ s[1] ^ s[2]) * 0x9e3779b1u ^ d[0] ^ d[1] ^ d[2];
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ h >> 16;
+}
+
+/* This CPU's hint set for a pair of hash h. */
+static __always_inline struct flow_hint_set *hint_set(__u32 cpu, __u32 h)
+{
+	__u32 idx = cpu * (set_mask + 1) + (h & set_mask);
+
+	return bpf_map_lookup_elem(&joins, &idx);
+}
+
+/* Adds the frame to the record its hint points at (hint: the tag of the pair's hash h,
+ * and where the record starts, plus one) when that one is of the same pair (whose, and
+ * the addresses), user space has not taken it and it has room: 1 then. Another pair's
+ * tag, or a record before the tail (drained, so taken), is not even read. The addition
+ * is atomic against user space's exchange; when that came first, the frame went to a
+ * record already read, and the caller writes a new one. No record past the tail is
+ * overwritten but by this CPU, here. */
+static __always_inline int ring_join(__u32 cpu, const struct flow_ring_ctl *ctl, __u64 hint,
+				     __u32 h, const struct cursor *c, __u64 bytes, __u64 whose)
+{
+	__u64 count, pos = (hint & ((1ull << FLOWTOP_HINT_POS_BITS) - 1)) - 1;
+	union flow_ring_slot *rec;
+
+	if (hint >> FLOWTOP_HINT_POS_BITS != h >> 16 || pos + 1 == 0 ||
+	    pos < *(volatile __u64 *)&ctl->tail)
 		return 0;
-	last = ring_at(cpu, ctl->last);
-	if (!last)
+	rec = ring_at(cpu, pos);
+	if (!rec)
 		return 0;
-	count = *(volatile __u64 *)&last->rec.count;
+	count = *(volatile __u64 *)&rec->rec.count;
 	if ((count & (FLOWTOP_RECORD_TAKEN | FLOWTOP_RECORD_WHOSE)) != whose ||
 	    (count >> FLOWTOP_RECORD_FRAME_SHIFT & FLOWTOP_RECORD_FRAMES_MAX) ==
 		FLOWTOP_RECORD_FRAMES_MAX ||
 	    (count & FLOWTOP_RECORD_BYTES_MASK) + bytes > FLOWTOP_RECORD_BYTES_MASK ||
-	    !same_addrs(cpu, ctl->last, last, c))
+	    !same_addrs(cpu, pos, rec, c))
 		return 0;
-	count = __sync_fetch_and_add(&last->rec.count, FLOWTOP_RECORD_ONE_FRAME | bytes);
+	count = __sync_fetch_and_add(&rec->rec.count, FLOWTOP_RECORD_ONE_FRAME | bytes);
 	return !(count & FLOWTOP_RECORD_TAKEN);
 }
 
-/* Puts the frame in this CPU's ring: added to its last record (ring_add()), or in a new
- * record it publishes (one slot for an IPv4 pair, three for IPv6); 0 when the ring is
- * full. Only this CPU writes head, last and the slots past head, and a socket filter
- * does not nest on a CPU (it runs with bottom halves off), so nothing else races: the
- * record is written first, head after it. On x86 stores are not reordered with each
- * other, and a plain store to head publishes the record; elsewhere head is written by
- * an exchange, which the BPF memory model orders fully (a store-release would do, but
- * BPF has one only from Linux 6.15 and clang 20). User space reads head with acquire
- * (sampler.c). */
+/* Puts the frame in this CPU's ring: added to the last record of its pair
+ * (ring_join()), or in a new record it publishes (one slot for an IPv4 pair, three for
+ * IPv6) the pair's hint then points at; 0 when the ring is full. Only this CPU
+ * writes head, its hints and the slots past head, and a socket filter does not nest on
+ * a CPU (it runs with bottom halves off), so nothing else races: the record is written
+ * first, head after it. On x86 stores are not reordered with each other, and a plain
+ * store to head publishes the record; elsewhere head is written by an exchange, which
+ * the BPF memory model orders fully (a store-release would do, but BPF has one only
+ * from Linux 6.15 and clang 20). User space reads head with acquire (sampler.c). */
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot)
 {
 	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
@@ -506,13 +550,17 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	__u32 cpu = bpf_get_smp_processor_id(),
 	      len = c->v4 ? FLOWTOP_RECORD_SLOTS_V4 : FLOWTOP_RECORD_SLOTS_V6;
 	union flow_ring_slot *first, *src, *dst;
+	__u32 h = pair_hash(c, whose);
 	struct flow_ring_ctl *ctl;
-	__u64 head;
+	struct flow_hint_set *set;
+	__u64 head, tag = (__u64)(h >> 16) << FLOWTOP_HINT_POS_BITS;
 
 	ctl = bpf_map_lookup_elem(&ring_ctl, &cpu);
-	if (!ctl)
+	set = hint_set(cpu, h);
+	if (!ctl || !set)
 		return 0;
-	if (ring_add(cpu, ctl, c, bytes, whose))
+	if (ring_join(cpu, ctl, set->way[0], h, c, bytes, whose) ||
+	    ring_join(cpu, ctl, set->way[1], h, c, bytes, whose))
 		return 1;
 	head = ctl->head;
 	if (head + len - *(volatile __u64 *)&ctl->tail > ring_mask + 1)
@@ -533,7 +581,14 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 		first->rec.src4 = first->rec.dst4 = 0;
 	}
 	first->rec.count = whose | FLOWTOP_RECORD_ONE_FRAME | bytes;
-	ctl->last = head;
+	/* the pair's hint, where it has one (its record was taken), else the newest */
+	if (set->way[1] >> FLOWTOP_HINT_POS_BITS == h >> 16) {
+		set->way[1] = tag | (head + 1);
+	} else {
+		if (set->way[0] >> FLOWTOP_HINT_POS_BITS != h >> 16)
+			set->way[1] = set->way[0];
+		set->way[0] = tag | (head + 1);
+	}
 	if (exchange_head) {
 		__sync_lock_test_and_set(&ctl->head, head + len);
 	} else {

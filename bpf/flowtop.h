@@ -20,15 +20,14 @@ struct flow_key {
 };
 
 /* Frames as the filter hands them to user space: records in a per-CPU ring of 16-byte
- * slots, one record for consecutive frames of one pair (same addresses, protocol and
- * interface) on a CPU. An IPv4 pair's record is one slot; an IPv6 pair's is three, its
- * source and destination in the two slots after the first. The filter keeps no
- * per-address state on its normal path; user space sums the records. A record's count
- * holds whose it is (interface, protocol, family) and how much (frames and their bytes)
- * in one word, so the filter adds a frame to its CPU's last record with one atomic
- * addition while user space has not taken it; user space takes the last record of a
- * drain by exchanging count for FLOWTOP_RECORD_TAKEN (the others are no longer the
- * filter's to touch), and a filter that finds it taken writes a new record. */
+ * slots, one record for the frames of one pair (same addresses, protocol and
+ * interface) on a CPU between two drains. An IPv4 pair's record is one slot; an IPv6
+ * pair's is three, its source and destination in the two slots after the first. User
+ * space sums the records. A record's count holds whose it is (interface, protocol,
+ * family) and how much (frames and their bytes) in one word, so the filter adds a
+ * frame to its pair's record with one atomic addition while user space has not taken
+ * it; user space takes each record it drains by exchanging count for
+ * FLOWTOP_RECORD_TAKEN, and a filter that finds a record taken writes a new one. */
 union flow_ring_slot {
 	struct {
 		__u64 count; /* FLOWTOP_RECORD_*, below */
@@ -79,15 +78,33 @@ struct flow_spill_key {
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
 /* The head and tail of one CPU's ring, on cache lines of their own: the filter on that
- * CPU is the only writer of head (and of last, which only it reads), user space the
- * only writer of tail. Both count slots since the ring was made; a slot's index is
- * count & (slots - 1). */
+ * CPU is the only writer of head, user space the only writer of tail. Both count slots
+ * since the ring was made; a slot's index is count & (slots - 1). */
 struct flow_ring_ctl {
 	__u64 head; /* slots published (the filter writes it) */
-	__u64 last; /* where the filter's last record starts, when head is not 0 */
-	__u64 _pad1[6];
+	__u64 _pad1[7];
 	__u64 tail; /* slots consumed (user space writes it) */
 	__u64 _pad2[7];
+};
+
+/* The join hints, an array of sets of two only the filter reads: CPU c's sets are
+ * [c * sets, (c + 1) * sets), a pair's the one at a hash of it. A hint says where the
+ * CPU's last record of a pair starts: in the low FLOWTOP_HINT_POS_BITS the record's
+ * first slot plus one (0: nowhere), above them a tag of the pair's hash, so that another
+ * pair's hint is told without reading its record. The newest hint of a set is way[0]:
+ * two pairs that share a set both join their records, three take turns (measured: with
+ * one hint a set, the few pairs of 256 that shared one wrote a record a frame, more
+ * records than all the others together). A hint is only ever a guess: the filter checks
+ * the record it points at. 4,096 hints a CPU (32 KiB), fewer on more than 256 CPUs
+ * (bpf_load_join_hints()). */
+#define FLOWTOP_JOIN_HINTS 4096	      /* hints per CPU at most (a power of two) */
+#define FLOWTOP_JOIN_TOTAL (1u << 20) /* hints of all CPUs together, at most */
+#define FLOWTOP_JOIN_FLOOR 256	      /* hints per CPU at least */
+#define FLOWTOP_HINT_POS_BITS                                                                      \
+	48 /* a ring's slots since it was made: 2^48 is 9 years                                    \
+	    * of a slot a microsecond */
+struct flow_hint_set {
+	__u64 way[2]; /* the newest first */
 };
 
 /* The fields of struct flow_counters, for code that does the same to each. */
@@ -178,6 +195,7 @@ _Static_assert(sizeof(struct flow_spill_key) == 20, "flow_spill_key must have no
 _Static_assert(sizeof(struct flow_link) == 8, "flow_link layout");
 _Static_assert(FLOWTOP_MAX_SLOTS <= 256, "a slot fits a record's 8 bits");
 _Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");
+_Static_assert(sizeof(struct flow_hint_set) == 16, "flow_hint_set layout");
 _Static_assert(sizeof(struct flow_file_frame) == 12, "flow_file_frame layout");
 
 #endif /* FLOWTOP_H */

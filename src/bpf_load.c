@@ -108,6 +108,15 @@ unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus)
 	return slots;
 }
 
+unsigned bpf_load_join_hints(unsigned ncpus)
+{
+	unsigned hints = FLOWTOP_JOIN_HINTS;
+
+	while (hints > FLOWTOP_JOIN_FLOOR && (uint64_t)hints * ncpus > FLOWTOP_JOIN_TOTAL)
+		hints >>= 1;
+	return hints;
+}
+
 #define BPF_LOG_STATS 4 /* the verifier's log level for its statistics alone */
 
 /* Has the kernel write each program's statistics into v (BPF_LOAD_PROGS entries). */
@@ -161,7 +170,7 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 {
 	unsigned spill = opts->spill_hosts ? opts->spill_hosts : FLOWTOP_DEFAULT_SPILL_HOSTS;
 	struct flowtop_bpf *skel;
-	unsigned slots;
+	unsigned slots, hints;
 	int ncpus, ret;
 
 	libbpf_verbose = opts->verbose;
@@ -184,10 +193,13 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 		snprintf(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
 		return NULL;
 	}
+	hints = bpf_load_join_hints((unsigned)ncpus);
 	skel->rodata->ring_mask = slots - 1;
+	skel->rodata->set_mask = hints / 2 - 1;
 	skel->rodata->exchange_head = opts->exchange_head || !CPU_STORES_IN_ORDER;
 	ret = bpf_map__set_max_entries(skel->maps.ring, slots * (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.ring_ctl, (unsigned)ncpus);
+	ret = ret ?: bpf_map__set_max_entries(skel->maps.joins, hints / 2 * (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, spill);
 	if (ret) {
 		snprintf(err, errlen, "cannot size the maps: %s", strerror(-ret));

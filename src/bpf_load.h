@@ -53,6 +53,9 @@ struct bpf_maps {
  * fits, at most FLOWTOP_DEFAULT_RING_SLOTS and at least BPF_LOAD_RING_FLOOR (so the
  * floor may take more than the budget); 0 when ncpus rings would not fit one map. */
 unsigned bpf_load_ring_slots(size_t budget, unsigned ncpus);
+/* Join hints per CPU for ncpus CPUs: FLOWTOP_JOIN_HINTS, halved while they all take more
+ * than FLOWTOP_JOIN_TOTAL, never under FLOWTOP_JOIN_FLOOR (4,096 CPUs: 1 Mi hints, 8 MiB). */
+unsigned bpf_load_join_hints(unsigned ncpus);
 
 /* Opens the skeleton, sizes the maps and loads it into the kernel. NULL on failure,
  * with the reason in err, and errno EOPNOTSUPP when the kernel cannot run the program

@@ -108,7 +108,7 @@ static int probe_mmapable_array(void)
 	return probe_map(BPF_MAP_TYPE_ARRAY, BPF_F_MMAPABLE);
 }
 
-/* a fetch-and-add on a stack slot, as ring_add() does on a record */
+/* a fetch-and-add on a stack slot, as ring_join() does on a record */
 static int probe_atomics(void)
 {
 	const struct bpf_insn insns[] = {

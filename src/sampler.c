@@ -24,8 +24,8 @@ struct seen {
 
 struct sampler {
 	struct bpf_maps m;
-	union flow_ring_slot *ring; /* ncpus * ring_slots slots (a last record is taken by
-				     * writing its count) */
+	union flow_ring_slot *ring; /* ncpus * ring_slots slots (a record is taken by
+				     * exchanging its count) */
 	struct flow_ring_ctl *ctl;  /* ncpus heads and tails */
 	size_t ring_len, ctl_len;   /* mmap lengths */
 	struct flow_stats *stats;   /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
@@ -155,9 +155,8 @@ void sampler_free(struct sampler *s)
 /* A record as the fold reads it, a few records ahead of adding it to its hosts. */
 struct decoded {
 	struct flow_key src, dst;
-	uint64_t count;		     /* as read ahead (the last record's is taken later) */
+	uint64_t count;		     /* as read ahead (a record to take is taken later) */
 	union flow_ring_slot *first; /* its first slot */
-	bool last;		     /* the last before head */
 };
 
 #define FOLD_WINDOW 32 /* records decoded ahead, at most (a power of two) */
@@ -194,7 +193,6 @@ static bool decode(struct fold *f, struct hosttab *t)
 	d->count = count;
 	d->first = first;
 	f->pos += len;
-	d->last = f->pos == f->head;
 	f->decoded++;
 	if (t) /* a random host per record: fetch its hash slot, then its line */
 		hosttab_prefetch(t, &d->src, 0);
@@ -202,7 +200,7 @@ static bool decode(struct fold *f, struct hosttab *t)
 }
 
 uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t mask, uint64_t tail,
-		      uint64_t head, bool take_last, bool track_links, struct convo *convo)
+		      uint64_t head, bool take, bool track_links, struct convo *convo)
 {
 	struct fold f = { .ring = ring, .mask = mask, .pos = tail, .head = head };
 	uint64_t done;
@@ -214,12 +212,12 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 		uint64_t count = d->count, bytes, links;
 		uint32_t frames;
 
-		if (take_last && d->last) /* no frame joins it after this */
+		if (take) /* no frame joins it after this */
 			count = __atomic_exchange_n(&d->first->rec.count, FLOWTOP_RECORD_TAKEN,
 						    __ATOMIC_ACQ_REL);
 		decode(&f, t);
 		if (!t)
-			continue; /* dropped (a reset), the last one taken all the same */
+			continue; /* dropped (a reset), taken all the same */
 		if (done + FOLD_NEAR < f.decoded)
 			hosttab_prefetch(t, &f.win[(done + FOLD_NEAR) % FOLD_WINDOW].src, 1);
 		frames =
@@ -238,8 +236,8 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 	return done;
 }
 
-/* Every record CPU c published into t (the last one taken); the tail then frees their
- * slots. With t NULL they are dropped. Returns how many. */
+/* Every record CPU c published into t, each taken; the tail then frees their slots.
+ * With t NULL they are dropped. Returns how many. */
 static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 {
 	struct flow_ring_ctl *ctl = &s->ctl[c];
@@ -501,8 +499,8 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 	int err;
 
 	/* hosts first, then stats: the filter counts a frame in the stats before it
-	 * publishes its record or adds it to the last one, so every record drained here
-	 * (the last one taken: no frame joins it after) is in the stats read after */
+	 * publishes its record or adds it to one, so every record drained here (taken: no
+	 * frame joins it after) is in the stats read after */
 	for (c = 0; c < s->m.ncpus; c++)
 		drain_cpu(s, t, c);
 	err = read_stats(s, slot_now, &now);

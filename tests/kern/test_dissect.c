@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
@@ -745,10 +746,14 @@ static void test_per_cpu_rings(void)
 	ASSERT_EQ(totals.total.spilled, 0);
 }
 
-/* Frames of one pair in a row on a CPU are one record while user space has not taken
- * it: a sample takes the last, and the next frame starts a record; another pair in
- * between starts one too; a record stops taking bytes before its count would overflow
- * (frames of 4 GB each, as a capture file's may say). Every count stays exact. */
+static bool run_sources_in(struct frame *f, const char *net, int n);
+
+/* Frames of one pair on a CPU are one record while user space has not taken it: a
+ * sample takes it, and the next frame starts a record; another pair in between starts
+ * one of its own, and the first pair's frames after it still join theirs; the same
+ * addresses on another protocol are another record; a record stops taking bytes before
+ * its count would overflow (frames of 4 GB each, as a capture file's may say). Every
+ * count stays exact. */
 static void test_records_join_their_pair(void)
 {
 	uint64_t h, per;
@@ -767,17 +772,27 @@ static void test_records_join_their_pair(void)
 	ASSERT_OK(sample());
 	ASSERT_EQ(host(A4)->total.tx_packets, 5);
 	ASSERT_EQ(host(A4)->total.tx_bytes, 5 * f.len);
-	/* taken by the sample: a new record, then A, C, A: three more */
+	/* taken by the sample: a new record for A, then C's, and A's next frame joins
+	 * A's: two more */
 	for (i = 0; i < 3; i++)
 		ASSERT_OK(run_on_cpu(0, &f));
 	ASSERT_OK(run_on_cpu(0, &g));
 	ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_EQ(ring_head(skel, 0) - h, 3);
+	/* A and C in turn, a hundred times: still those two records */
+	for (i = 0; i < 100; i++)
+		ASSERT_OK(run_on_cpu(0, i % 2 ? &g : &f));
+	ASSERT_EQ(ring_head(skel, 0) - h, 3);
+	/* A to B over TCP: a record of its own */
+	eth(&g, ETH_P_IP), ipv4(&g, A4, B4, IPPROTO_TCP), put(&g, "tcp header, 20 bytes", 20);
+	ASSERT_OK(run_on_cpu(0, &g));
+	ASSERT_OK(run_on_cpu(0, &f));
 	ASSERT_EQ(ring_head(skel, 0) - h, 4);
 	ASSERT_OK(sample());
-	ASSERT_EQ(host(A4)->total.tx_packets, 9);
-	ASSERT_EQ(host(C4)->total.tx_packets, 1);
-	ASSERT_EQ(host(B4)->total.rx_packets, 10);
-	ASSERT_EQ(host(B4)->total.rx_bytes, 10 * f.len);
+	ASSERT_EQ(host(A4)->total.tx_packets, 61); /* 5 + 3 + 1 + 50 + the TCP frame + 1 */
+	ASSERT_EQ(host(C4)->total.tx_packets, 51);
+	ASSERT_EQ(host(B4)->total.rx_packets, 112);
+	ASSERT_EQ(host(B4)->total.rx_bytes, 111 * f.len + g.len);
 	/* 300 frames of 4 GB on the wire: 2^34 bytes a record at most, so 4 frames a
 	 * record; the last record has room for one more small frame */
 	per = FLOWTOP_RECORD_BYTES_MASK / (f.len + 0xf0000000ull);
@@ -791,8 +806,8 @@ static void test_records_join_their_pair(void)
 							     * after */
 	ASSERT_EQ(ring_head(skel, 0) - h, 300 / per);
 	ASSERT_OK(sample());
-	ASSERT_EQ(host(A4)->total.tx_packets, 310);
-	ASSERT_EQ(host(A4)->total.tx_bytes, 10 * f.len + 300 * (f.len + 0xf0000000ull));
+	ASSERT_EQ(host(A4)->total.tx_packets, 362);
+	ASSERT_EQ(host(A4)->total.tx_bytes, 61 * f.len + g.len + 300 * (f.len + 0xf0000000ull));
 	/* a record takes FLOWTOP_RECORD_FRAMES_MAX frames at most: the next starts one */
 	h = ring_head(skel, 0);
 	for (i = 0; i < (int)FLOWTOP_RECORD_FRAMES_MAX + 5; i++)
@@ -800,9 +815,111 @@ static void test_records_join_their_pair(void)
 			break;
 	ASSERT_EQ(ring_head(skel, 0) - h, 2);
 	ASSERT_OK(sample());
-	ASSERT_EQ(host(A4)->total.tx_packets, 310 + FLOWTOP_RECORD_FRAMES_MAX + 5);
+	ASSERT_EQ(host(A4)->total.tx_packets, 362 + FLOWTOP_RECORD_FRAMES_MAX + 5);
 	ASSERT_EQ(totals.total.spilled, 0);
+	/* 256 sources in turn, four times, as a flood from many hosts comes: a record a
+	 * pair (2,048 sets of two hints a CPU, picked by a hash that every byte of the
+	 * addresses changes: three pairs in one set would take turns) */
+	h = ring_head(skel, 0);
+	for (i = 0; i < 4; i++)
+		ASSERT_TRUE(run_sources_in(&g, "10.6", 256));
+	printf("  256 pairs in turn, 4 times: %llu records\n",
+	       (unsigned long long)(ring_head(skel, 0) - h));
+	ASSERT_TRUE(ring_head(skel, 0) - h <= 256 + 8);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host("10.6.0.1")->total.tx_packets, 4);
+	ASSERT_EQ(host("10.6.1.6")->total.tx_packets, 4);
+	ASSERT_EQ(host(B4)->delta.rx_packets, 1024);
 	sched_setaffinity(0, sizeof(all), &all);
+}
+
+/* Frames joining their pairs' records on CPU 0 while user space drains on CPU 1 as
+ * fast as it goes: a frame is added to a record before the drain takes it, or starts a
+ * new one after, never lost to an exchange nor counted twice, so every host's count is
+ * exact however the two interleave. */
+#define RACE_REPEAT   64     /* frames a run, all of one pair */
+#define RACE_MIN_RUNS 3000   /* runs at least, a pair in turn */
+#define RACE_MAX_RUNS 300000 /* and at most, until the drains reach RACE_DRAINS */
+#define RACE_DRAINS   2000
+
+struct race {
+	struct frame f[3];
+	int fd;
+	unsigned runs;
+	int err;
+	unsigned drains; /* the drains so far (the drainer writes it) */
+	int done;	 /* the runs are over (the runner writes it) */
+};
+
+static void *race_runner(void *arg)
+{
+	struct race *r = arg;
+	cpu_set_t set;
+	unsigned i;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	r->err = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	for (i = 0;
+	     !r->err && i < RACE_MAX_RUNS &&
+	     (i < RACE_MIN_RUNS || __atomic_load_n(&r->drains, __ATOMIC_RELAXED) < RACE_DRAINS);
+	     i++) {
+		const struct frame *f = &r->f[i % 3];
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = f->b, .data_size_in = (__u32)f->len,
+			    .repeat = RACE_REPEAT);
+
+		r->err = bpf_prog_test_run_opts(r->fd, &o) ?: o.retval ? -EBADMSG : 0;
+	}
+	r->runs = i;
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void test_joins_race_drains(void)
+{
+	static struct race r; /* three frames: too large for the stack of a test */
+	uint64_t records = 0, per;
+	cpu_set_t all, one;
+	pthread_t runner;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		test_cannot_run("one CPU online: a drain cannot race the filter");
+		return;
+	}
+	reset();
+	memset(&r, 0, sizeof(r));
+	b_ipv4_udp(&r.f[0]);
+	eth(&r.f[1], ETH_P_IP), ipv4(&r.f[1], C4, B4, IPPROTO_UDP), udp(&r.f[1]);
+	b_ipv6_udp(&r.f[2]);
+	r.fd = bpf_load_prog_fd(skel);
+	sched_getaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	if (!ASSERT_OK(sched_setaffinity(0, sizeof(one), &one)) ||
+	    !ASSERT_OK(pthread_create(&runner, NULL, race_runner, &r)))
+		return;
+	while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE)) {
+		records += sampler_drain(sampler, tab);
+		__atomic_store_n(&r.drains, r.drains + 1, __ATOMIC_RELAXED);
+	}
+	pthread_join(runner, NULL);
+	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_OK(r.err);
+	ASSERT_OK(sample());
+	per = (uint64_t)RACE_REPEAT * (r.runs / 3);
+	ASSERT_EQ(host(A4)->total.tx_packets, per + (r.runs % 3 > 0) * RACE_REPEAT);
+	ASSERT_EQ(host(A4)->total.tx_bytes, host(A4)->total.tx_packets * r.f[0].len);
+	ASSERT_EQ(host(C4)->total.tx_packets, per + (r.runs % 3 > 1) * RACE_REPEAT);
+	ASSERT_EQ(host(B4)->total.rx_packets,
+		  host(A4)->total.tx_packets + host(C4)->total.tx_packets);
+	ASSERT_EQ(host(A6)->total.tx_packets, per);
+	ASSERT_EQ(host(B6)->total.rx_bytes, per * r.f[2].len);
+	ASSERT_EQ(totals.total.frames, (uint64_t)r.runs * RACE_REPEAT);
+	ASSERT_EQ(totals.total.spilled, 0);
+	/* the drains came between the runs' frames: records were taken and begun anew */
+	ASSERT_TRUE(records > 3);
+	printf("  %u runs of %d frames, %u drains, %llu records\n", r.runs, RACE_REPEAT, r.drains,
+	       (unsigned long long)records);
 }
 
 /* An IPv6 pair's record is three slots, an IPv4 pair's one; frames of an IPv6 pair in a
@@ -895,8 +1012,9 @@ static void test_deltas_across_samples(void)
 	ASSERT_DBL(per_second(host(B6)->delta.rx_packets, hosttab_interval(tab)), 6.0);
 }
 
-/* Runs 1,000 frames from distinct sources to B4 on one CPU, without a drain between. */
-static bool run_sources(struct frame *f, int n)
+/* Runs n frames from as many sources in net (10.9 for 10.9.0.1, 10.9.0.2, ...) to B4 on
+ * one CPU, without a drain between: a record each. */
+static bool run_sources_in(struct frame *f, const char *net, int n)
 {
 	char src[32];
 	cpu_set_t all;
@@ -904,13 +1022,18 @@ static bool run_sources(struct frame *f, int n)
 
 	sched_getaffinity(0, sizeof(all), &all);
 	for (i = 0; i < n; i++) {
-		snprintf(src, sizeof(src), "10.9.%d.%d", i / 250, i % 250 + 1);
+		snprintf(src, sizeof(src), "%s.%d.%d", net, i / 250, i % 250 + 1);
 		eth(f, ETH_P_IP), ipv4(f, src, B4, IPPROTO_UDP), udp(f);
 		if (!ASSERT_OK(run_on_cpu(0, f)))
 			break;
 	}
 	sched_setaffinity(0, sizeof(all), &all);
 	return i == n;
+}
+
+static bool run_sources(struct frame *f, int n)
+{
+	return run_sources_in(f, "10.9", n);
 }
 
 /* A program of a test's own, with a sampler on it: the tests' skel while it lasts, the
@@ -976,14 +1099,10 @@ static void test_slots_by_ifindex(void)
 	ASSERT_EQ(bpf_load_link_put(r.skel, 1, 3, 0), -EBUSY); /* its place is taken */
 	ASSERT_OK(bpf_load_link_drop(r.skel, 1 + FLOWTOP_LINK_INDEX));
 	ASSERT_EQ(bpf_load_link_put(r.skel, 1, FLOWTOP_MAX_SLOTS, 0), -EINVAL);
-	/* a full ring: the spill map's keys carry the slot too (D4 and E4 in turn, so that
-	 * no two frames in a row are one record's) */
+	/* a full ring: the spill map's keys carry the slot too (70 sources, a record each) */
 	ASSERT_OK(bpf_load_link_put(r.skel, 1, 4, ETH_HLEN));
-	for (i = 0; i < 70; i++) {
-		eth(&f, ETH_P_IP), ipv4(&f, i % 2 ? E4 : D4, B4, IPPROTO_UDP), udp(&f);
-		ASSERT_OK(run_on_cpu(0, &f));
-	}
 	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_TRUE(run_sources_in(&f, "10.7", 70));
 	if (ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(totals.nslots, 6);
 		ASSERT_EQ(totals.slot_total[5].frames, 3);
@@ -991,18 +1110,20 @@ static void test_slots_by_ifindex(void)
 		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].frames, 2);
 		ASSERT_EQ(totals.slot_total[FLOWTOP_SLOT_NONE].bytes, 2 * (f.len - ETH_HLEN));
 		ASSERT_EQ(totals.slot_total[4].frames, 70);
-		/* two records before (A4's three frames, C4's two), 62 then; of the 8 frames
-		 * past a full ring, those of the last record's pair still join it */
-		ASSERT_EQ(totals.slot_total[4].spilled, (70 - (64 - 2)) / 2);
+		/* two records before (A4's three frames, C4's two), 62 then, 8 past a
+		 * full ring */
+		ASSERT_EQ(totals.slot_total[4].spilled, 70 - (64 - 2));
 		ASSERT_EQ(totals.total.frames, 75);
 		ASSERT_EQ(host(A4)->total.tx_packets, 3);
 		ASSERT_EQ(host(A4)->links, link_bit(5));
 		ASSERT_EQ(host(C4)->total.tx_packets, 2);
 		ASSERT_EQ(host(C4)->total.tx_bytes, 2 * (f.len - ETH_HLEN));
 		ASSERT_EQ(host(C4)->links, link_bit(FLOWTOP_SLOT_NONE));
-		ASSERT_EQ(host(D4)->total.tx_packets, 35); /* ring and spill map alike */
-		ASSERT_EQ(host(E4)->total.tx_packets, 35);
-		ASSERT_EQ(host(D4)->links, link_bit(4));
+		/* ring and spill map alike */
+		ASSERT_EQ(host("10.7.0.1")->total.tx_packets, 1);
+		ASSERT_EQ(host("10.7.0.70")->total.tx_packets, 1);
+		ASSERT_EQ(host("10.7.0.1")->links, link_bit(4));
+		ASSERT_EQ(host("10.7.0.70")->links, link_bit(4));
 		ASSERT_EQ(host(B4)->total.rx_packets, 75);
 		ASSERT_EQ(host(B4)->links, link_bit(FLOWTOP_SLOT_NONE) | link_bit(4) | link_bit(5));
 	}
@@ -1090,25 +1211,19 @@ static void test_full_ring_spills_exactly(void)
 	rig_close(&r);
 }
 
-/* n frames to B4 on CPU 0, from src, or from src and src2 in turn (a record each) */
-static bool run_from2(struct frame *f, const char *src, const char *src2, int n)
+/* n frames from src to B4 on CPU 0 */
+static bool run_from(struct frame *f, const char *src, int n)
 {
 	cpu_set_t all;
 	int i;
 
 	sched_getaffinity(0, sizeof(all), &all);
-	for (i = 0; i < n; i++) {
-		eth(f, ETH_P_IP), ipv4(f, i % 2 && src2 ? src2 : src, B4, IPPROTO_UDP), udp(f);
+	eth(f, ETH_P_IP), ipv4(f, src, B4, IPPROTO_UDP), udp(f);
+	for (i = 0; i < n; i++)
 		if (!ASSERT_OK(run_on_cpu(0, f)))
 			break;
-	}
 	sched_setaffinity(0, sizeof(all), &all);
 	return i == n;
-}
-
-static bool run_from(struct frame *f, const char *src, int n)
-{
-	return run_from2(f, src, NULL, n);
 }
 
 /* A spill map of 64 entries and 936 frames from as many sources spilled before a read:
@@ -1214,13 +1329,13 @@ static void test_spill_entry_made_anew(void)
 	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 64 }))
 		return;
 	/* the ring full of 64 records, then one from X: into the spill map */
-	if (run_from2(&f, C4, D4, 64) && run_from(&f, "10.8.0.1", 1) &&
+	if (run_sources_in(&f, "10.7", 64) && run_from(&f, "10.8.0.1", 1) &&
 	    ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 1);
 		ASSERT_EQ(totals.total.spilled, 1);
 		/* again the ring full, 1,000 sources through the spill map (X is evicted),
 		 * then three frames from X: its entry is made anew, with 3 > 1 */
-		ASSERT_TRUE(run_from2(&f, C4, D4, 64) && run_sources(&f, 1000) &&
+		ASSERT_TRUE(run_sources_in(&f, "10.7", 64) && run_sources(&f, 1000) &&
 			    run_from(&f, "10.8.0.1", 3));
 		ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
 		ASSERT_EQ(host("10.8.0.1")->total.tx_packets, 4);
@@ -1558,6 +1673,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_slot_none_and_slot_reuse);
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_records_join_their_pair);
+	RUN_TEST(test_joins_race_drains);
 	RUN_TEST(test_records_of_both_families);
 	RUN_TEST(test_records_carry_the_protocol);
 	RUN_TEST(test_deltas_across_samples);

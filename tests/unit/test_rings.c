@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* test_rings.c: how big the per-CPU rings are made from the memory budget, for CPU
- * counts this machine does not have. */
+/* test_rings.c: how big the per-CPU rings and join hints are made from the memory
+ * budget, for CPU counts this machine does not have. */
 #include "test.h"
 
 #include <stdint.h>
@@ -27,6 +27,19 @@ static void test_ring_sizes_from_the_budget(void)
 	ASSERT_EQ(bpf_load_ring_slots(32 * MIB, 0), 0);
 }
 
+static void test_join_hints_per_cpu(void)
+{
+	/* up to 256 CPUs: 4,096 hints each, 32 KiB */
+	ASSERT_EQ(bpf_load_join_hints(1), FLOWTOP_JOIN_HINTS);
+	ASSERT_EQ(bpf_load_join_hints(256), FLOWTOP_JOIN_HINTS);
+	/* more: halved until all of them hold 1 Mi (8 MiB) */
+	ASSERT_EQ(bpf_load_join_hints(257), 2048);
+	ASSERT_EQ(bpf_load_join_hints(1024), 1024);
+	/* and never under the floor, whatever that takes */
+	ASSERT_EQ(bpf_load_join_hints(8192), FLOWTOP_JOIN_FLOOR);
+	ASSERT_EQ(bpf_load_join_hints(1u << 20), FLOWTOP_JOIN_FLOOR);
+}
+
 static void test_ring_memory_option(void)
 {
 	char a0[] = "flowtop", a1[] = "--ring-memory", a2[] = "8", z2[] = "0";
@@ -46,5 +59,6 @@ int main(void)
 {
 	RUN_TEST(test_ring_sizes_from_the_budget);
 	RUN_TEST(test_ring_memory_option);
+	RUN_TEST(test_join_hints_per_cpu);
 	return test_summary("test_rings");
 }
