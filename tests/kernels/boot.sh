@@ -98,20 +98,33 @@ chmod +x "$work/initrd/init"
 : >"$work/out/log"
 printf '%s\n' "$root" >"$work/out/project"
 
-accel="tcg,thread=multi" cpu=max
-if [ -w /dev/kvm ]; then accel=kvm cpu=host; fi
-timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -machine q35 \
-	-m "${VM_MEM:-2048}" -smp "${VM_CPUS:-2}" -nographic -no-reboot -nic none \
-	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 quiet panic=-1 oops=panic" \
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	-virtfs "local,path=$work/out,mount_tag=out,security_model=none,multidevs=remap" \
-	-virtfs "local,path=$root,mount_tag=project,security_model=none,readonly=on,multidevs=remap" \
-	</dev/null >"$work/console" 2>&1 &
-qemu_pid=$!
-wait "$qemu_pid"
-status=$?
-qemu_pid=
+# boot ACCEL CPU: the guest, its status in $status
+boot() {
+	timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 -accel "$1" -cpu "$2" -machine q35 \
+		-m "${VM_MEM:-2048}" -smp "${VM_CPUS:-2}" -nographic -no-reboot -nic none \
+		-kernel "$kernel" -initrd "$work/initrd.gz" \
+		-append "console=ttyS0 quiet panic=-1 oops=panic" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$work/out,mount_tag=out,security_model=none,multidevs=remap" \
+		-virtfs "local,path=$root,mount_tag=project,security_model=none,readonly=on,multidevs=remap" \
+		</dev/null >"$work/console" 2>&1 &
+	qemu_pid=$!
+	wait "$qemu_pid"
+	status=$?
+	qemu_pid=
+}
+# KVM where /dev/kvm is there and works: in a VM without nested virtualization done
+# right it can be there and refuse the vCPU (qemu aborts before the guest runs, seen:
+# "failed to set MSR 0x10a"); TCG then
+status=
+if [ -w /dev/kvm ]; then
+	boot kvm host
+	if [ ! -s "$work/out/rc" ] && [ ! -s "$work/out/log" ] && grep -q -i kvm "$work/console"; then
+		echo "boot.sh: KVM refused the guest ($(grep -i -m 1 kvm "$work/console")): under TCG" >&2
+		status=
+	fi
+fi
+[ -n "$status" ] || boot "tcg,thread=multi" max
 cat "$work/out/log"
 if [ -s "$work/out/rc" ]; then
 	exit "$(cat "$work/out/rc")"
