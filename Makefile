@@ -48,7 +48,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/iface.c src/pcapfile.c src/groups.c src/geo.c
+FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/iface.c src/pcapfile.c src/groups.c src/geo.c src/geoq.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
@@ -228,7 +228,7 @@ lint-man:
 $(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*.h) | $(OUT)/fuzz
 	$(call say,FUZZ,$@)
 	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-Isrc -Ibpf $< $(FUZZ_SRCS) -lm -lpcap -lloc -o $@
+		-Isrc -Ibpf $< $(FUZZ_SRCS) -lm -lpcap -lloc -lpthread -o $@
 
 # each target for FUZZ_SECONDS (make check runs them for a few seconds each)
 fuzz: $(FUZZ_TARGETS)

@@ -6,7 +6,10 @@
  * interval with no traffic at all. CPU time per phase, median of 5 ticks; the table's
  * memory per host. Then a flood of new addresses into a full table of the default -m:
  * 1,000,000 records of distinct sources, drained 20,000 at a time, each new source
- * evicting the host idle the longest; CPU time per record, median of 5 rounds.
+ * evicting the host idle the longest; CPU time per record, median of 5 rounds. Then a
+ * sample's group build by AS while 65,536 new public sources arrive, their look-ups in
+ * the location database made in place and made aside by the worker (src/geoq.h): the
+ * build's time as the sample waits for it, and when the last answer is in.
  *
  *   tick N...      e.g. tick 1000 10000 100000 1000000 (no root needed) */
 #include <arpa/inet.h>
@@ -16,12 +19,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "geo.h"
+#include "groups.h"
 #include "hosttab.h"
 #include "sampler.h"
 #include "screen.h"
 #include "view.h"
 
-#define TICKS 5
+#define TICKS	   5
+#define NEW_PUBLIC 65536 /* new public sources in one sample, grouped by AS */
+#define AS_ROUNDS  3
 
 static double cpu_now(void)
 {
@@ -36,6 +43,12 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static double median3(double *v)
+{
+	qsort(v, AS_ROUNDS, sizeof(*v), cmp_double);
+	return v[AS_ROUNDS / 2];
 }
 
 static double median(double *v)
@@ -96,6 +109,82 @@ static int churn(size_t capacity)
 	hosttab_free(t);
 	free(ring);
 	return 0;
+}
+
+static double wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A table of NEW_PUBLIC public sources never looked up (round r's own), sending to one
+ * private host. */
+static struct hosttab *new_public(unsigned r)
+{
+	struct hosttab *t = hosttab_new(NEW_PUBLIC + 1);
+	uint32_t k = r * 7919u, n = 0;
+	struct flow_key src, dst;
+
+	flow_key_ipv4(&dst, htonl(0xc0a8010a)); /* 192.168.1.10 */
+	while (t && n < NEW_PUBLIC) {
+		flow_key_ipv4(&src, htonl(0x01000000u + k++ * 40503u)); /* spread over 1/8 on */
+		if (geo_classify(&src) != GEO_PUBLIC)
+			continue;
+		hosttab_add_frame(t, &src, 1, 60, 0);
+		hosttab_add_frame(t, &dst, 0, 60, 0);
+		n++;
+	}
+	if (t)
+		hosttab_end(t, 1.0);
+	return t;
+}
+
+/* The group build by AS of a sample in which NEW_PUBLIC new public sources came: ms
+ * the sample waits for it, looked up in place and aside, and ms until the worker's
+ * last answer is in. */
+static void by_as(void)
+{
+	double in_place[AS_ROUNDS], aside[AS_ROUNDS], answered[AS_ROUNDS];
+	struct group_opts o = { .by = GROUP_AS };
+	char err[512];
+	struct geo *geo = geo_open(NULL, err, sizeof(err));
+	unsigned r;
+
+	if (!geo) {
+		printf("\n(no group build by AS: %s)\n", err);
+		return;
+	}
+	for (r = 0; r < AS_ROUNDS; r++) {
+		int mode;
+
+		for (mode = 0; mode < 2; mode++) {
+			struct hosttab *t = new_public(2 * r + (unsigned)mode);
+			struct groups *g = groups_new(NEW_PUBLIC + 1, geo);
+			double t0;
+
+			if (!t || !g)
+				exit(1);
+			if (mode)
+				groups_look_up_aside(g);
+			t0 = wall_ms();
+			groups_build(g, t, &o);
+			(mode ? aside : in_place)[r] = wall_ms() - t0;
+			if (mode) {
+				groups_settle(g, t, 60000);
+				answered[r] = wall_ms() - t0;
+			}
+			groups_free(g);
+			hosttab_free(t);
+		}
+	}
+	printf("\n| new public sources in the sample | group build by AS, looked up in place ms "
+	       "| looked up aside ms | the worker's last answer in after ms |\n");
+	printf("|---:|---:|---:|---:|\n");
+	printf("| %d | %.1f | %.1f | %.1f |\n", NEW_PUBLIC, median3(in_place), median3(aside),
+	       median3(answered));
+	geo_close(geo);
 }
 
 int main(int argc, char **argv)
@@ -174,5 +263,8 @@ int main(int argc, char **argv)
 	}
 	delscreen(scr);
 	fclose(devnull);
-	return churn(FLOWTOP_DEFAULT_MAX_HOSTS);
+	if (churn(FLOWTOP_DEFAULT_MAX_HOSTS))
+		return 1;
+	by_as();
+	return 0;
 }

@@ -27,7 +27,11 @@ struct batch {
 	bool out_closed;       /* stdout's reader went away (EPIPE) */
 	struct geo *geo;       /* the location database, or NULL */
 	struct groups *groups; /* the rows' groups (opts->group), or NULL: hosts */
+	bool final;	       /* the run's last sample is next: its groups wait for the
+				* look-ups made aside (GROUPS_FINAL_WAIT_MS at most) */
 };
+
+#define GROUPS_FINAL_WAIT_MS 2000
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
 {
@@ -44,6 +48,10 @@ static int select_rows(struct batch *b, struct report *r, size_t limit)
 	r->geo = b->geo;
 	if (b->groups) {
 		err = groups_build(b->groups, hosts, &b->opts->group);
+		if (!err && b->final) { /* what the last output says has no host "looking up" */
+			groups_settle(b->groups, hosts, GROUPS_FINAL_WAIT_MS);
+			err = groups_build(b->groups, hosts, &b->opts->group);
+		}
 		if (err)
 			return err;
 		return report_select(r, groups_table(b->groups), &b->opts->filter, limit, &b->rows,
@@ -66,6 +74,8 @@ static int batch_init(struct batch *b, struct capture *c, const struct cli_opts 
 	if (opts->group.by == GROUP_HOST)
 		return 0;
 	b->groups = groups_new(hosttab_capacity(capture_hosts(c)), geo);
+	if (b->groups && !opts->read)
+		groups_look_up_aside(b->groups);
 	return b->groups ? 0 : -ENOMEM;
 }
 
@@ -210,6 +220,7 @@ enum outcome batch_run(struct capture *c, const struct cli_opts *opts, struct ex
 		}
 		if (!stop && !(ev & LOOP_SAMPLE))
 			continue;
+		b.final = stop || (opts->iterations && done + 1 >= opts->iterations);
 		err = take_sample(&b, &r);
 		if (err) {
 			outcome_say(opts->json, "cannot read the counters: %s", strerror(-err));

@@ -26,6 +26,7 @@ struct as_name {
 };
 
 struct geo {
+	char *path;
 	struct loc_ctx *ctx;
 	struct loc_database *db;
 	struct as_name names[AS_CACHE];
@@ -89,6 +90,7 @@ const char *geo_class_name(enum geo_class c)
 		[GEO_PRIVATE] = "private",	 [GEO_LOOPBACK] = "loopback",
 		[GEO_LINK_LOCAL] = "link-local", [GEO_DOCUMENTATION] = "documentation",
 		[GEO_MULTICAST] = "multicast",	 [GEO_RESERVED] = "reserved",
+		[GEO_PENDING] = "looking up",
 	};
 
 	return c < GEO__COUNT ? names[c] : "-";
@@ -129,6 +131,12 @@ struct geo *geo_open(const char *path, char *err, size_t errlen)
 		geo_close(g);
 		return NULL;
 	}
+	g->path = strdup(path);
+	if (!g->path) {
+		snprintf(err, errlen, "out of memory");
+		geo_close(g);
+		return NULL;
+	}
 	return g;
 }
 
@@ -147,7 +155,13 @@ void geo_close(struct geo *g)
 		loc_database_unref(g->db);
 	if (g->ctx)
 		loc_unref(g->ctx);
+	free(g->path);
 	free(g);
+}
+
+const char *geo_path(const struct geo *g)
+{
+	return g->path;
 }
 
 void geo_lookup(struct geo *g, const struct flow_key *addr, struct geo_info *out)
@@ -217,13 +231,14 @@ const char *geo_as_name(struct geo *g, uint32_t asn)
 
 void geo_locate(struct geo *g, const struct flow_key *addr, struct geo_info *gi)
 {
-	if (gi->class == GEO_NOT_LOOKED_UP)
+	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_PENDING)
 		geo_lookup(g, addr, gi);
 }
 
 const char *geo_country(const struct geo_info *gi, char cc[3])
 {
-	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_NO_DATABASE)
+	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_NO_DATABASE ||
+	    gi->class == GEO_PENDING)
 		return NULL;
 	if (gi->class != GEO_PUBLIC)
 		return geo_class_name(gi->class);
@@ -238,7 +253,7 @@ const char *geo_as_text(struct geo *g, const struct geo_info *gi, bool with_name
 {
 	const char *name = with_name ? geo_as_name(g, gi->asn) : NULL;
 
-	if (gi->class == GEO_NOT_LOOKED_UP)
+	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_PENDING)
 		snprintf(buf, len, "%s", "");
 	else if (gi->class != GEO_PUBLIC)
 		snprintf(buf, len, "%s", geo_class_name(gi->class));
@@ -257,5 +272,8 @@ void geo_format(struct geo *g, const struct geo_info *gi, char *as, size_t aslen
 	const char *country = geo_country(gi, code);
 
 	geo_as_text(g, gi, true, as, aslen);
-	snprintf(cc, cclen, "%s", gi->class == GEO_NOT_LOOKED_UP ? "" : country ? country : "-");
+	snprintf(cc, cclen, "%s",
+		 gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_PENDING ? ""
+		 : country						    ? country
+									    : "-");
 }

@@ -25,6 +25,7 @@ enum geo_class {
 	GEO_DOCUMENTATION, /* 192.0.2.0/24 and the like, 2001:db8::/32 */
 	GEO_MULTICAST,
 	GEO_RESERVED, /* this network, broadcast, benchmarking, the rest of 240/4 */
+	GEO_PENDING,  /* public, asked of a worker (src/geoq.h), the answer not in yet */
 	GEO__COUNT,
 };
 
@@ -41,6 +42,8 @@ struct geo;
  * the reason in err. */
 struct geo *geo_open(const char *path, char *err, size_t errlen);
 void geo_close(struct geo *g);
+/* The path of the database g read. */
+const char *geo_path(const struct geo *g);
 
 /* Where addr is; g may be NULL (no database: public addresses GEO_NO_DATABASE). */
 void geo_lookup(struct geo *g, const struct flow_key *addr, struct geo_info *out);
@@ -49,14 +52,16 @@ enum geo_class geo_classify(const struct flow_key *addr);
 /* A class's name as shown in place of a country or an AS ("private"), or NULL for
  * GEO_PUBLIC. */
 const char *geo_class_name(enum geo_class c);
-/* Looks addr up into *gi, unless it was already (a host's, kept in it). */
+/* Looks addr up into *gi, unless it was already (a host's, kept in it): here and now
+ * also when a worker was asked (GEO_PENDING). */
 void geo_locate(struct geo *g, const struct flow_key *addr, struct geo_info *gi);
 /* The country gi says: its code (in cc), or a special range's kind ("private"); NULL
  * where none is known (not looked up, no database, an address the database places in
  * no country). */
 const char *geo_country(const struct geo_info *gi, char cc[3]);
 /* The AS gi says, in buf: "AS15169 GOOGLE" (the name with with_name, where known), a
- * special range's kind, "-" where unknown, "" when not looked up. */
+ * special range's kind, "-" where unknown, "" when not looked up (or not yet
+ * answered). */
 const char *geo_as_text(struct geo *g, const struct geo_info *gi, bool with_name, char *buf,
 			size_t len);
 /* What gi says, as the screen's AS and CC cells show it: "AS15169 GOOGLE" and "US", a

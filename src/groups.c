@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "geoq.h"
 
 #define KEY_KIND  10
 #define KEY_CLASS 11
@@ -26,6 +27,8 @@ struct member {
 
 struct groups {
 	struct geo *geo;
+	bool aside;		/* public hosts looked up by a worker (groups_look_up_aside()) */
+	struct geoq *q;		/* its queue, made at the first build that asks */
 	struct hosttab *tab[2]; /* the last build's, and the one before */
 	unsigned cur;
 	enum group_by by, prev_by;
@@ -56,6 +59,12 @@ int group_by_parse(const char *name)
 	return -1;
 }
 
+/* The class of a host's group: one group of those not placed yet, asked or not. */
+static uint8_t located(const struct host *h)
+{
+	return h->geo.class == GEO_NOT_LOOKED_UP ? GEO_PENDING : h->geo.class;
+}
+
 void group_key(const struct group_opts *o, const struct host *h, struct flow_key *key)
 {
 	unsigned bits, i;
@@ -76,7 +85,7 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 		break;
 	case GROUP_AS:
 		key->addr[KEY_KIND] = 'A';
-		key->addr[KEY_CLASS] = h->geo.class;
+		key->addr[KEY_CLASS] = located(h);
 		key->addr[KEY_VALUE] = (uint8_t)(h->geo.asn >> 24);
 		key->addr[KEY_VALUE + 1] = (uint8_t)(h->geo.asn >> 16);
 		key->addr[KEY_VALUE + 2] = (uint8_t)(h->geo.asn >> 8);
@@ -84,7 +93,7 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 		break;
 	case GROUP_COUNTRY:
 		key->addr[KEY_KIND] = 'C';
-		key->addr[KEY_CLASS] = h->geo.class;
+		key->addr[KEY_CLASS] = located(h);
 		memcpy(key->addr + KEY_VALUE, h->geo.cc, 2);
 		break;
 	}
@@ -111,21 +120,58 @@ void groups_free(struct groups *g)
 {
 	if (!g)
 		return;
+	geoq_free(g->q);
 	hosttab_free(g->tab[0]);
 	hosttab_free(g->tab[1]);
 	free(g->members);
 	free(g);
 }
 
+void groups_look_up_aside(struct groups *g)
+{
+	g->aside = true;
+}
+
+/* An answer of the worker into its host, if it is still in t and not placed since. */
+static void settle(void *arg, const struct flow_key *addr, const struct geo_info *gi)
+{
+	struct hosttab *t = arg;
+	const struct host *h = hosttab_find(t, addr);
+
+	if (h && (h->geo.class == GEO_PENDING || h->geo.class == GEO_NOT_LOOKED_UP))
+		hosttab_own(t, h)->geo = *gi;
+}
+
 void groups_locate(struct groups *g, struct hosttab *t)
 {
 	size_t i, n = hosttab_count(t);
+	char err[512];
 
+	if (g->aside && !g->q && g->geo) {
+		g->q = geoq_new(geo_path(g->geo), err, sizeof(err));
+		g->aside = g->q != NULL; /* else looked up here, as without */
+	}
+	if (g->q)
+		geoq_take(g->q, settle, t);
 	for (i = 0; i < n; i++) {
 		struct host *h = hosttab_at(t, i);
 
-		geo_locate(g->geo, &h->addr, &h->geo);
+		if (h->geo.class != GEO_NOT_LOOKED_UP)
+			continue;
+		if (!g->q || geo_classify(&h->addr) != GEO_PUBLIC)
+			geo_locate(g->geo, &h->addr, &h->geo);
+		else if (geoq_ask(g->q, &h->addr)) /* else asked again at the next build */
+			h->geo.class = GEO_PENDING;
 	}
+}
+
+bool groups_settle(struct groups *g, struct hosttab *t, int timeout_ms)
+{
+	bool all = !g->q || geoq_wait(g->q, timeout_ms);
+
+	if (g->q)
+		geoq_take(g->q, settle, t);
+	return all;
 }
 
 static int member_cmp(const void *a, const void *b)
@@ -191,6 +237,8 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 		counters_add(&row.delta, &h->delta);
 		row.links |= h->links;
 		row.geo = h->geo;
+		if (g->by == GROUP_AS || g->by == GROUP_COUNTRY)
+			row.geo.class = located(h);
 		for (j = 0; j < HISTORY_SLOTS && j < clk->tick; j++) {
 			uint32_t s = clk->tick - j;
 
@@ -305,6 +353,10 @@ const char *groups_label(const struct groups *g, const struct flow_key *key, boo
 		break;
 	}
 	gi = key_geo(g, key);
+	if (gi.class == GEO_PENDING) {
+		snprintf(buf, GROUP_LABEL_LEN, "%s", geo_class_name(gi.class));
+		return buf;
+	}
 	if (g->by == GROUP_AS)
 		return geo_as_text(g->geo, &gi, with_name, buf, GROUP_LABEL_LEN);
 	country = geo_country(&gi, cc);

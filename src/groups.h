@@ -46,8 +46,17 @@ struct groups *groups_new(size_t capacity, struct geo *geo);
 void groups_free(struct groups *g);
 
 /* Looks up where each host of t is that was not looked up yet (AS and country; kept in
- * the host). */
+ * the host): here, or, after groups_look_up_aside(), public addresses by a worker
+ * (src/geoq.h), whose answers come in at the next call. Until then such a host is in
+ * the group "looking up". */
 void groups_locate(struct groups *g, struct hosttab *t);
+/* Has the database look-ups of public addresses made off the caller's path from now on:
+ * for live samples, where a flood of new sources must not hold one up. (A capture
+ * file's samples look up in place: their output does not depend on a worker's pace.) */
+void groups_look_up_aside(struct groups *g);
+/* Waits up to timeout_ms for the worker's answers and takes them into t's hosts: true
+ * when every question was answered (or none asked). */
+bool groups_settle(struct groups *g, struct hosttab *t, int timeout_ms);
 
 /* Makes the groups of t's hosts afresh. A group's peak is the highest 2 s rate of its
  * kept history, or the peak it had at the last build by the same grouping. 0 or

@@ -37,8 +37,11 @@ bool ui_build_groups(struct ui *u)
 
 	if (u->group.by == GROUP_HOST)
 		return true;
-	if (!u->groups)
+	if (!u->groups) {
 		u->groups = groups_new(hosttab_capacity(capture_hosts(u->cap)), u->geo);
+		if (u->groups && !u->play)
+			groups_look_up_aside(u->groups);
+	}
 	err = u->groups ? groups_build(u->groups, capture_hosts(u->cap), &u->group) : -ENOMEM;
 	if (err)
 		ui_status(u, "cannot group the hosts: %s", strerror(-err));

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* test_groups.c: hosts grouped by prefix (IPv4 and IPv6, on and off byte boundaries),
  * by AS and by country through the packaged location database, the special ranges
- * without one; a group's counters, history, rates, peak and host count are its hosts'
- * sums; "other" stays "other". */
+ * without one, public hosts looked up by the worker (src/geoq.h); a group's counters,
+ * history, rates, peak and host count are its hosts' sums; "other" stays "other". */
 #include "hosts.h"
+
+#include <arpa/inet.h>
 
 #include "fmt.h"
 #include "geo.h"
+#include "geoq.h"
 #include "groups.h"
 #include "hosttab.h"
 
@@ -303,6 +306,105 @@ static void test_groups_by_as_and_country(void)
 	hosttab_free(t);
 }
 
+/* Each answer is the next address asked (8.0.0.0 + n), and a public one. */
+static void check_order(void *arg, const struct flow_key *addr, const struct geo_info *gi)
+{
+	uint32_t *next = arg;
+	struct flow_key k;
+
+	flow_key_ipv4(&k, htonl(0x08000000u + *next));
+	if (!flow_key_eq(&k, addr) || gi->class != GEO_PUBLIC)
+		FAILF("answer %u: another address, or not public", (unsigned)*next);
+	(*next)++;
+}
+
+/* Live, public hosts are looked up by a worker: the first build has them in one group
+ * "looking up" (the special ranges placed at once), the answers come in at a later
+ * build; an answer for a host that left meanwhile is dropped. */
+static void test_groups_looked_up_aside(void)
+{
+	struct hosttab *t = hosttab_new(64);
+	struct geo *geo = open_packaged();
+	struct groups *g = groups_new(64, geo);
+	struct group_opts o = { GROUP_AS, 24, 48 };
+
+	if (!geo)
+		goto out;
+	groups_look_up_aside(g);
+	frame(t, "8.8.8.8", "192.168.1.10", 1000);
+	frame(t, "8.8.4.4", "192.168.1.10", 100);
+	frame(t, "193.0.6.139", "10.0.0.1", 1);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(groups_build(g, t, &o));
+	expect_group(g, "looking up", 3, 0, 1101);
+	expect_group(g, "private", 2, 1101, 0);
+	ASSERT_EQ(find(t, "8.8.8.8")->geo.class, GEO_PENDING);
+	ASSERT_TRUE(groups_settle(g, t, 10000));
+	ASSERT_OK(groups_build(g, t, &o));
+	expect_group(g, "AS15169", 2, 0, 1100);
+	expect_group(g, "AS3333", 1, 0, 1);
+	ASSERT_TRUE(group(g, "looking up") == NULL);
+	o.by = GROUP_COUNTRY; /* the hosts keep what they were told */
+	ASSERT_OK(groups_build(g, t, &o));
+	expect_group(g, "NL", 1, 0, 1);
+	/* asked, then gone before the answer: dropped; the newcomer is asked in turn */
+	hosttab_clear(t);
+	frame(t, "1.1.1.1", "192.168.1.10", 5);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(groups_build(g, t, &o));
+	hosttab_clear(t);
+	frame(t, "8.8.8.8", "192.168.1.10", 7);
+	hosttab_end(t, 1.0);
+	ASSERT_TRUE(groups_settle(g, t, 10000)); /* 1.1.1.1's answer: nobody's */
+	ASSERT_EQ(hosttab_count(t), 2);
+	ASSERT_EQ(find(t, "8.8.8.8")->geo.class, GEO_NOT_LOOKED_UP);
+	o.by = GROUP_AS;
+	ASSERT_OK(groups_build(g, t, &o));
+	expect_group(g, "looking up", 1, 0, 7);
+	ASSERT_TRUE(groups_settle(g, t, 10000));
+	ASSERT_OK(groups_build(g, t, &o));
+	expect_group(g, "AS15169", 1, 0, 7);
+out:
+	groups_free(g);
+	geo_close(geo);
+	hosttab_free(t);
+}
+
+/* The queue holds GEOQ_SLOTS questions not taken back: one more is refused, and every
+ * one asked is answered, in the order asked. */
+static void test_geo_queue_bounded(void)
+{
+	struct geoq *q;
+	char err[256];
+	uint32_t next = 0;
+	uint32_t i;
+
+	q = geoq_new(NULL, err, sizeof(err));
+	if (!q) {
+		FAILF("%s", err);
+		return;
+	}
+	for (i = 0; i < GEOQ_SLOTS; i++) {
+		struct flow_key k;
+
+		flow_key_ipv4(&k, htonl(0x08000000u + i)); /* 8.0.0.0 on: public */
+		if (!geoq_ask(q, &k))
+			break;
+	}
+	ASSERT_EQ(i, GEOQ_SLOTS);
+	{
+		struct flow_key k = key("9.9.9.9");
+
+		ASSERT_TRUE(!geoq_ask(q, &k));
+	}
+	ASSERT_EQ(geoq_out(q), GEOQ_SLOTS);
+	ASSERT_TRUE(geoq_wait(q, 30000));
+	ASSERT_EQ(geoq_take(q, check_order, &next), GEOQ_SLOTS);
+	ASSERT_EQ(next, GEOQ_SLOTS);
+	ASSERT_EQ(geoq_out(q), 0);
+	geoq_free(q);
+}
+
 static void test_missing_database_said(void)
 {
 	char err[256];
@@ -321,6 +423,8 @@ int main(void)
 	RUN_TEST(test_special_ranges_need_no_database);
 	RUN_TEST(test_packaged_database);
 	RUN_TEST(test_groups_by_as_and_country);
+	RUN_TEST(test_groups_looked_up_aside);
+	RUN_TEST(test_geo_queue_bounded);
 	RUN_TEST(test_missing_database_said);
 	return test_summary("test_groups");
 }
