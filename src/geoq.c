@@ -145,6 +145,31 @@ size_t geoq_out(struct geoq *q)
 	return n;
 }
 
+void geoq_place(struct geoq *q, struct geo *geo, struct host *h)
+{
+	if (h->geo.class != GEO_NOT_LOOKED_UP)
+		return;
+	if (!q || geo_classify(&h->addr) != GEO_PUBLIC)
+		geo_locate(geo, &h->addr, &h->geo);
+	else if (geoq_ask(q, &h->addr))
+		h->geo.class = GEO_PENDING;
+}
+
+/* An answer into its host, if it is still in t and not placed since. */
+static void settle_one(void *arg, const struct flow_key *addr, const struct geo_info *gi)
+{
+	struct hosttab *t = arg;
+	const struct host *h = hosttab_find(t, addr);
+
+	if (h && (h->geo.class == GEO_PENDING || h->geo.class == GEO_NOT_LOOKED_UP))
+		hosttab_own(t, h)->geo = *gi;
+}
+
+size_t geoq_settle(struct geoq *q, struct hosttab *t)
+{
+	return geoq_take(q, settle_one, t);
+}
+
 bool geoq_wait(struct geoq *q, int timeout_ms)
 {
 	struct timespec until;

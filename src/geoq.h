@@ -2,9 +2,11 @@
 /* geoq.h: where new public addresses are, looked up off the sample's path: a worker
  * thread with a location database of its own (libloc's objects are not shared between
  * threads) takes addresses from a bounded queue and hands back their struct geo_info.
- * A group build by AS or country asks for the hosts it has not placed yet and takes the
- * answers in at the next build (src/groups.c), so a flood of new sources costs a
- * sample a queue push each, not a database look-up each. */
+ * A group build by AS or country (src/groups.c) asks for the hosts it has not placed
+ * yet and takes the answers in at the next build, so a flood of new sources costs a
+ * sample a queue push each, not a database look-up each. (The exporter's series by AS
+ * look up in place: they are fed each sample's deltas, and a host's first ones would
+ * go to "looking up" for good.) */
 #ifndef FLOWTOP_GEOQ_H
 #define FLOWTOP_GEOQ_H
 
@@ -12,6 +14,7 @@
 #include <stddef.h>
 
 #include "geo.h"
+#include "hosttab.h"
 
 #define GEOQ_SLOTS 65536 /* addresses asked and not yet taken back, at most */
 
@@ -35,5 +38,13 @@ size_t geoq_take(struct geoq *q,
 size_t geoq_out(struct geoq *q);
 /* Waits up to timeout_ms for every question to be answered: true if they are. */
 bool geoq_wait(struct geoq *q, int timeout_ms);
+
+/* Places a host not placed yet: in place (geo_locate() with geo) when q is NULL or its
+ * address is not public, else asked of q (GEO_PENDING, or left GEO_NOT_LOOKED_UP when
+ * the queue is full: asked again next time). */
+void geoq_place(struct geoq *q, struct geo *geo, struct host *h);
+/* Takes q's answers so far into the hosts of t still waiting for theirs (an answer for
+ * an address t no longer holds is dropped). Returns how many answers. */
+size_t geoq_settle(struct geoq *q, struct hosttab *t);
 
 #endif

@@ -132,16 +132,6 @@ void groups_look_up_aside(struct groups *g)
 	g->aside = true;
 }
 
-/* An answer of the worker into its host, if it is still in t and not placed since. */
-static void settle(void *arg, const struct flow_key *addr, const struct geo_info *gi)
-{
-	struct hosttab *t = arg;
-	const struct host *h = hosttab_find(t, addr);
-
-	if (h && (h->geo.class == GEO_PENDING || h->geo.class == GEO_NOT_LOOKED_UP))
-		hosttab_own(t, h)->geo = *gi;
-}
-
 void groups_locate(struct groups *g, struct hosttab *t)
 {
 	size_t i, n = hosttab_count(t);
@@ -152,17 +142,9 @@ void groups_locate(struct groups *g, struct hosttab *t)
 		g->aside = g->q != NULL; /* else looked up here, as without */
 	}
 	if (g->q)
-		geoq_take(g->q, settle, t);
-	for (i = 0; i < n; i++) {
-		struct host *h = hosttab_at(t, i);
-
-		if (h->geo.class != GEO_NOT_LOOKED_UP)
-			continue;
-		if (!g->q || geo_classify(&h->addr) != GEO_PUBLIC)
-			geo_locate(g->geo, &h->addr, &h->geo);
-		else if (geoq_ask(g->q, &h->addr)) /* else asked again at the next build */
-			h->geo.class = GEO_PENDING;
-	}
+		geoq_settle(g->q, t);
+	for (i = 0; i < n; i++)
+		geoq_place(g->q, g->geo, hosttab_at(t, i));
 }
 
 bool groups_settle(struct groups *g, struct hosttab *t, int timeout_ms)
@@ -170,7 +152,7 @@ bool groups_settle(struct groups *g, struct hosttab *t, int timeout_ms)
 	bool all = !g->q || geoq_wait(g->q, timeout_ms);
 
 	if (g->q)
-		geoq_take(g->q, settle, t);
+		geoq_settle(g->q, t);
 	return all;
 }
 
