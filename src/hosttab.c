@@ -15,7 +15,7 @@
 
 struct slot {
 	uint32_t host; /* index into hosts, or EMPTY */
-	uint32_t hash; /* slot_hash() of its address: its home is hash & (nslots - 1) */
+	uint32_t hash; /* hosttab_hash() of its address: its home is hash & (nslots - 1) */
 };
 
 struct hosttab {
@@ -77,12 +77,7 @@ void hosttab_clear(struct hosttab *t)
 		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
 }
 
-static uint32_t slot_hash(const struct flow_key *key)
-{
-	return (uint32_t)flow_key_hash(key);
-}
-
-/* The slot of the address whose slot_hash() is hash, or the empty one it would take. */
+/* The slot of the address whose hosttab_hash() is hash, or the empty one it would take. */
 static size_t slot_index(const struct hosttab *t, const struct flow_key *key, uint32_t hash)
 {
 	size_t mask = t->nslots - 1, i = hash & mask;
@@ -102,7 +97,7 @@ const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *
 
 	if (!t->nslots)
 		return NULL;
-	s = t->slots[slot_index(t, key, slot_hash(key))].host;
+	s = t->slots[slot_index(t, key, hosttab_hash(key))].host;
 	return s == EMPTY ? NULL : &t->hosts[s];
 }
 
@@ -162,7 +157,7 @@ static int reserve(struct hosttab *t, size_t more)
 			t->slots = slots;
 			t->nslots = n;
 			for (i = 0; i < t->count; i++) {
-				uint32_t hash = slot_hash(&t->hosts[i].addr);
+				uint32_t hash = hosttab_hash(&t->hosts[i].addr);
 
 				t->slots[slot_index(t, &t->hosts[i].addr, hash)] =
 				    (struct slot){ (uint32_t)i, hash };
@@ -239,14 +234,15 @@ static uint32_t depart_oldest(struct hosttab *t)
 	counters_add(&t->other, &h->pending);
 	t->departed++;
 	unlink_host(t, i);
-	remove_slot(t, slot_index(t, &h->addr, slot_hash(&h->addr)));
+	remove_slot(t, slot_index(t, &h->addr, hosttab_hash(&h->addr)));
 	return i;
 }
 
-/* The host of key, made when new; it is marked touched in the open sample. */
-static struct host *touch(struct hosttab *t, const struct flow_key *key)
+/* The host of key (whose hosttab_hash() is hash), made when new; it is marked touched
+ * in the open sample. */
+static struct host *touch(struct hosttab *t, const struct flow_key *key, uint32_t hash)
 {
-	uint32_t open = t->tick + 1, hash = slot_hash(key), i;
+	uint32_t open = t->tick + 1, i;
 	size_t s;
 	struct host *h;
 
@@ -289,10 +285,10 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key)
 	return h;
 }
 
-int hosttab_add_frames(struct hosttab *t, const struct flow_key *key, int tx, uint32_t frames,
-		       uint64_t bytes, uint64_t links)
+int hosttab_add_frames_hashed(struct hosttab *t, const struct flow_key *key, uint32_t hash, int tx,
+			      uint32_t frames, uint64_t bytes, uint64_t links)
 {
-	struct host *h = touch(t, key);
+	struct host *h = touch(t, key, hash);
 
 	if (!h)
 		return -ENOMEM;
@@ -312,7 +308,7 @@ int hosttab_add_frames(struct hosttab *t, const struct flow_key *key, int tx, ui
 int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c,
 		uint64_t links)
 {
-	struct host *h = touch(t, key);
+	struct host *h = touch(t, key, hosttab_hash(key));
 
 	if (!h)
 		return -ENOMEM;
@@ -335,13 +331,13 @@ void hosttab_forget_link(struct hosttab *t, unsigned slot)
 			    (t->hosts[i].links & ~bit) | link_bit(FLOWTOP_SLOT_NONE);
 }
 
-void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int stage)
+void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage)
 {
 	size_t i;
 
 	if (!t->nslots)
 		return;
-	i = slot_hash(key) & (t->nslots - 1);
+	i = hash & (t->nslots - 1);
 	if (stage == 0)
 		__builtin_prefetch(&t->slots[i]);
 	else if (t->slots[i].host != EMPTY)
@@ -532,7 +528,7 @@ struct host *hosttab_own(struct hosttab *t, const struct host *h)
 
 long hosttab_put(struct hosttab *t, const struct host *h)
 {
-	struct host *to = touch(t, &h->addr);
+	struct host *to = touch(t, &h->addr, hosttab_hash(&h->addr));
 
 	if (!to)
 		return -ENOMEM;

@@ -97,10 +97,19 @@ static inline unsigned link_bit_nth(unsigned k)
 	return (k + 1) % LINK_BITS;
 }
 
+/* The hash the table files key under. */
+static inline uint32_t hosttab_hash(const struct flow_key *key);
+
 /* Adds `frames` frames of `bytes` in all to key, as their sender (tx) or receiver, seen
- * on the interfaces `links` (link_bit()s, or 0 not to say). 0 or -ENOMEM. */
-int hosttab_add_frames(struct hosttab *t, const struct flow_key *key, int tx, uint32_t frames,
-		       uint64_t bytes, uint64_t links);
+ * on the interfaces `links` (link_bit()s, or 0 not to say). 0 or -ENOMEM. The _hashed
+ * form takes key's hosttab_hash() from a caller that has it (the fold: once a record). */
+int hosttab_add_frames_hashed(struct hosttab *t, const struct flow_key *key, uint32_t hash, int tx,
+			      uint32_t frames, uint64_t bytes, uint64_t links);
+static inline int hosttab_add_frames(struct hosttab *t, const struct flow_key *key, int tx,
+				     uint32_t frames, uint64_t bytes, uint64_t links)
+{
+	return hosttab_add_frames_hashed(t, key, hosttab_hash(key), tx, frames, bytes, links);
+}
 /* One frame. */
 static inline int hosttab_add_frame(struct hosttab *t, const struct flow_key *key, int tx,
 				    uint64_t bytes, uint64_t links)
@@ -152,9 +161,10 @@ void hosttab_follow(struct hosttab *t, const struct hosttab *src);
  * over the last `seconds`, departed hosts included. */
 double hosttab_total_rate(const struct hosttab *t, double seconds);
 
-/* Warms the cache for a frame of key that hosttab_add_frame() will get soon: stage 0
- * (well ahead) fetches its hash slot, stage 1 (just ahead) the host that slot names. */
-void hosttab_prefetch(const struct hosttab *t, const struct flow_key *key, int stage);
+/* Warms the cache for a frame of the key whose hosttab_hash() is hash, which
+ * hosttab_add_frames_hashed() will get soon: stage 0 (well ahead) fetches its hash slot,
+ * stage 1 (just ahead) the host that slot names. */
+void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage);
 
 /* Warms the cache for host i (hosttab_get()) a pass over the hosts will read soon: its
  * first line and its newest history. */
@@ -255,6 +265,11 @@ static inline uint64_t flow_key_hash(const struct flow_key *key)
 	a ^= a >> 32;
 	a *= 0xd6e8feb86659fd93ULL;
 	return a ^ (a >> 32);
+}
+
+static inline uint32_t hosttab_hash(const struct flow_key *key)
+{
+	return (uint32_t)flow_key_hash(key);
 }
 
 #endif

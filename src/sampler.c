@@ -155,6 +155,7 @@ void sampler_free(struct sampler *s)
 /* A record as the fold reads it, a few records ahead of adding it to its hosts. */
 struct decoded {
 	struct flow_key src, dst;
+	uint32_t src_hash, dst_hash; /* hosttab_hash(), once a record */
 	uint64_t count;		     /* as read ahead (a record to take is taken later) */
 	union flow_ring_slot *first; /* its first slot */
 };
@@ -192,10 +193,12 @@ static bool decode(struct fold *f, struct hosttab *t)
 	}
 	d->count = count;
 	d->first = first;
+	d->src_hash = hosttab_hash(&d->src);
+	d->dst_hash = hosttab_hash(&d->dst);
 	f->pos += len;
 	f->decoded++;
 	if (t) /* a random host per record: fetch its hash slot, then its line */
-		hosttab_prefetch(t, &d->src, 0);
+		hosttab_prefetch(t, d->src_hash, 0);
 	return true;
 }
 
@@ -219,7 +222,7 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 		if (!t)
 			continue; /* dropped (a reset), taken all the same */
 		if (done + FOLD_NEAR < f.decoded)
-			hosttab_prefetch(t, &f.win[(done + FOLD_NEAR) % FOLD_WINDOW].src, 1);
+			hosttab_prefetch(t, f.win[(done + FOLD_NEAR) % FOLD_WINDOW].src_hash, 1);
 		frames =
 		    (uint32_t)(count >> FLOWTOP_RECORD_FRAME_SHIFT) & FLOWTOP_RECORD_FRAMES_MAX;
 		bytes = count & FLOWTOP_RECORD_BYTES_MASK;
@@ -227,8 +230,8 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 			    ? link_bit((unsigned)(count >> FLOWTOP_RECORD_SLOT_SHIFT) & 0xff)
 			    : 0;
 		/* on ENOMEM the frame is not lost from the totals, only from its hosts */
-		hosttab_add_frames(t, &d->src, 1, frames, bytes, links);
-		hosttab_add_frames(t, &d->dst, 0, frames, bytes, links);
+		hosttab_add_frames_hashed(t, &d->src, d->src_hash, 1, frames, bytes, links);
+		hosttab_add_frames_hashed(t, &d->dst, d->dst_hash, 0, frames, bytes, links);
 		if (convo)
 			convo_frames(convo, &d->src, &d->dst,
 				     (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT), frames, bytes);

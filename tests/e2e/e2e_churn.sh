@@ -83,7 +83,7 @@ check "from then on, its frames on its own: 4 each, from zero" \
 check "the gone pair's 22 frames are other interfaces' now, beside the 26 without a slot" \
 	others '.totals.packets == 22 + 26'
 check "their rows leave the list, as many come" \
-	eval "last_is '$out' '[.interfaces[].name] | index(\"$(a 1)\") == null' && named 255"
+	wait_for 10 eval "last_is '$out' '[.interfaces[].name] | index(\"$(a 1)\") == null' && named 255"
 check "a host seen on the gone pair alone: seen on other interfaces, not the new ones" \
 	host 10.83.1.99 '.interfaces == ["other"]'
 check "a host seen without a slot and then on it: both said" \

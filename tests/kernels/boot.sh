@@ -109,7 +109,7 @@ boot() {
 		-virtfs "local,path=$root,mount_tag=project,security_model=none,readonly=on,multidevs=remap" \
 		</dev/null >"$work/console" 2>&1 &
 	qemu_pid=$!
-	wait "$qemu_pid"
+	{ wait "$qemu_pid"; } 2>/dev/null # qemu's abort is said below, not by bash
 	status=$?
 	qemu_pid=
 }
