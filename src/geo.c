@@ -231,14 +231,13 @@ const char *geo_as_name(struct geo *g, uint32_t asn)
 
 void geo_locate(struct geo *g, const struct flow_key *addr, struct geo_info *gi)
 {
-	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_PENDING)
+	if (!geo_placed(gi))
 		geo_lookup(g, addr, gi);
 }
 
 const char *geo_country(const struct geo_info *gi, char cc[3])
 {
-	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_NO_DATABASE ||
-	    gi->class == GEO_PENDING)
+	if (!geo_placed(gi) || gi->class == GEO_NO_DATABASE)
 		return NULL;
 	if (gi->class != GEO_PUBLIC)
 		return geo_class_name(gi->class);
@@ -253,7 +252,7 @@ const char *geo_as_text(struct geo *g, const struct geo_info *gi, bool with_name
 {
 	const char *name = with_name ? geo_as_name(g, gi->asn) : NULL;
 
-	if (gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_PENDING)
+	if (!geo_placed(gi))
 		snprintf(buf, len, "%s", "");
 	else if (gi->class != GEO_PUBLIC)
 		snprintf(buf, len, "%s", geo_class_name(gi->class));
@@ -272,8 +271,5 @@ void geo_format(struct geo *g, const struct geo_info *gi, char *as, size_t aslen
 	const char *country = geo_country(gi, code);
 
 	geo_as_text(g, gi, true, as, aslen);
-	snprintf(cc, cclen, "%s",
-		 gi->class == GEO_NOT_LOOKED_UP || gi->class == GEO_PENDING ? ""
-		 : country						    ? country
-									    : "-");
+	snprintf(cc, cclen, "%s", !geo_placed(gi) ? "" : country ? country : "-");
 }

@@ -36,6 +36,13 @@ struct geo_info {
 	uint8_t _pad;
 };
 
+/* Whether gi says where the address is: false until it is looked up, and while a worker
+ * has the question (GEO_PENDING). */
+static inline bool geo_placed(const struct geo_info *gi)
+{
+	return gi->class != GEO_NOT_LOOKED_UP && gi->class != GEO_PENDING;
+}
+
 struct geo;
 
 /* Opens the database at path (NULL: GEO_DEFAULT_DB, else GEO_PACKAGED_DB). NULL with

@@ -161,7 +161,7 @@ static void settle_one(void *arg, const struct flow_key *addr, const struct geo_
 	struct hosttab *t = arg;
 	const struct host *h = hosttab_find(t, addr);
 
-	if (h && (h->geo.class == GEO_PENDING || h->geo.class == GEO_NOT_LOOKED_UP))
+	if (h && !geo_placed(&h->geo))
 		hosttab_own(t, h)->geo = *gi;
 }
 

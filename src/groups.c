@@ -62,7 +62,7 @@ int group_by_parse(const char *name)
 /* The class of a host's group: one group of those not placed yet, asked or not. */
 static uint8_t located(const struct host *h)
 {
-	return h->geo.class == GEO_NOT_LOOKED_UP ? GEO_PENDING : h->geo.class;
+	return geo_placed(&h->geo) ? h->geo.class : GEO_PENDING;
 }
 
 void group_key(const struct group_opts *o, const struct host *h, struct flow_key *key)

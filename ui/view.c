@@ -74,7 +74,7 @@ static bool passes(const struct view *v, const struct host *h, view_name_fn name
 	 * shown, what they show too */
 	if (filter_match(&v->filter, &h->addr, fmt_addr(&h->addr, addr)))
 		return true;
-	if (v->optional && h->geo.class != GEO_NOT_LOOKED_UP) {
+	if (v->optional && geo_placed(&h->geo)) {
 		char as[GROUP_LABEL_LEN], cc[16];
 
 		geo_format(v->geo_db, &h->geo, as, sizeof(as), cc, sizeof(cc));
