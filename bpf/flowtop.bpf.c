@@ -158,7 +158,8 @@ enum verdict {
 
 /* Where the dissector stands, and the addresses of the last IP header it passed. */
 struct cursor {
-	struct flow_key src; /* last IP header's source */
+	struct flow_key src; /* last IP header's source (an IPv4 header's in its last 4 bytes
+			      * alone: v4) */
 	struct flow_key dst; /* and destination */
 	__u32 off;	     /* of the next header, in the run's bytes from the network header */
 	__u32 end;	     /* where the innermost IP packet so far ends: the frame's end, or
@@ -167,7 +168,7 @@ struct cursor {
 	__u8 layer;	     /* enum layer */
 	__u8 in_ipv6;	     /* next may be an IPv6 extension header */
 	__u8 have_ip;	     /* src and dst are set */
-	__u8 v4;	     /* src and dst are an IPv4 header's: their last 4 bytes hold them */
+	__u8 v4;	     /* src and dst are an IPv4 header's: only their last 4 bytes are */
 	__u8 nopts;	     /* option areas passed, in opts (at most MAX_OPTION_AREAS) */
 	__u64 opts;	     /* the options of the hop-by-hop and destination headers passed,
 			      * [start, end) as 16 bits each, 32 bits an area: checked after
@@ -188,14 +189,6 @@ static __always_inline void bound(struct cursor *c, __u32 len)
 		c->end = c->off + len;
 }
 
-static __always_inline void set_ipv4_key(struct flow_key *key, __be32 addr)
-{
-	__builtin_memset(key->addr, 0, 10);
-	key->addr[10] = 0xff;
-	key->addr[11] = 0xff;
-	__builtin_memcpy(&key->addr[12], &addr, 4);
-}
-
 static __always_inline enum verdict parse_ipv4(struct __sk_buff *skb, struct cursor *c)
 {
 	struct iphdr iph;
@@ -212,8 +205,9 @@ static __always_inline enum verdict parse_ipv4(struct __sk_buff *skb, struct cur
 		return V_CUT;
 	if (tot_len)
 		bound(c, tot_len);
-	set_ipv4_key(&c->src, iph.saddr);
-	set_ipv4_key(&c->dst, iph.daddr);
+	/* the 4 bytes alone: a record holds them so, and spill_frame() maps them */
+	__builtin_memcpy(&c->src.addr[12], &iph.saddr, 4);
+	__builtin_memcpy(&c->dst.addr[12], &iph.daddr, 4);
 	c->have_ip = 1;
 	c->v4 = 1;
 	/* a non-first fragment carries neither ports nor an inner header */
@@ -428,6 +422,27 @@ static __always_inline void account(const struct flow_spill_key *key, int tx, __
 	}
 }
 
+static __always_inline __be32 ipv4_of(const struct flow_key *key)
+{
+	return *(const __be32 *)&key->addr[12];
+}
+
+/* The spill map's key of an address the walk left in the cursor: IPv4 as IPv4-mapped. */
+static __always_inline void set_key(struct flow_key *key, const struct flow_key *addr, int v4)
+{
+	__be32 addr4;
+
+	if (!v4) {
+		*key = *addr;
+		return;
+	}
+	addr4 = ipv4_of(addr);
+	__builtin_memset(key->addr, 0, 10);
+	key->addr[10] = 0xff;
+	key->addr[11] = 0xff;
+	__builtin_memcpy(&key->addr[12], &addr4, 4);
+}
+
 /* A frame whose CPU's ring is full, into the spill map: the cold path, a function of its
  * own so that the hot one keeps its registers. Called after the layer walk, where 6.1's
  * verifier still prunes (tests/kern/test_verifier.c keeps it so). */
@@ -437,9 +452,9 @@ static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 sl
 	struct flow_spill_key key = { .slot = slot };
 
 	st->spilled++;
-	key.addr = c->src;
+	set_key(&key.addr, &c->src, c->v4);
 	account(&key, 1, bytes, st);
-	key.addr = c->dst;
+	set_key(&key.addr, &c->dst, c->v4);
 	account(&key, 0, bytes, st);
 }
 
@@ -449,11 +464,6 @@ static __always_inline union flow_ring_slot *ring_at(__u32 cpu, __u64 pos)
 	__u32 idx = cpu * (ring_mask + 1) + ((__u32)pos & ring_mask);
 
 	return bpf_map_lookup_elem(&ring, &idx);
-}
-
-static __always_inline __be32 ipv4_of(const struct flow_key *key)
-{
-	return *(const __be32 *)&key->addr[12];
 }
 
 static __always_inline int same_addr(const union flow_ring_slot *s, const struct flow_key *key)
@@ -645,13 +655,28 @@ static __always_inline int options_overrun(struct __sk_buff *skb, const struct c
 	return 0;
 }
 
-/* Walks the frame's headers from the cursor to its innermost IP header. */
+/* Whether the walk goes on past an IPv4 header of protocol next (parse_ipproto(): a
+ * tunnel; the extension headers are IPv6's alone). */
+static __always_inline int ipv4_carries_ip(__u16 next)
+{
+	return next == IPPROTO_IPIP || next == IPPROTO_IPV6 || next == IPPROTO_GRE;
+}
+
+/* Walks the frame's headers from the cursor to its innermost IP header. The most common
+ * frame, an IPv4 packet that carries no other, takes its first layer outside the loop,
+ * in a straight line (the loop's switches and jumps cost it more than the checks do). */
 static __always_inline enum verdict dissect(struct __sk_buff *skb, struct cursor *c)
 {
 	enum verdict v = V_MORE;
-	int i;
+	int i = 0;
 
-	for (i = 0; i < MAX_LAYERS && v == V_MORE; i++)
+	if (c->next == ETH_P_IP) {
+		v = parse_ipv4(skb, c);
+		if (v == V_MORE && !ipv4_carries_ip(c->next))
+			return V_DONE;
+		i = 1;
+	}
+	for (; i < MAX_LAYERS && v == V_MORE; i++)
 		v = c->layer == LAYER_ETHERTYPE ? parse_ethertype(skb, c) : parse_ipproto(skb, c);
 	if (c->nopts && v != V_CUT && options_overrun(skb, c))
 		return V_CUT;
