@@ -86,6 +86,10 @@ tmux_server() {
 	E2E_TMUX=ft-$1-$E2E_SFX
 	E2E_TMUXES+=("$E2E_TMUX")
 	echo "set -g remain-on-exit on" >"$E2E_TMP/tmux.conf"
+	# a session that lasts as long as the server: a server whose last session is killed
+	# exits, and a session a suite makes next, while it exits, goes with it (seen under
+	# CI's load: "no server running")
+	tm new-session -d -s keep
 }
 # tm ARGS...: tmux on the script's server (E2E_TMUX_UTF8=1: -u, UTF-8 forced)
 tm() { tmux ${E2E_TMUX_UTF8:+-u} -f "$E2E_TMP/tmux.conf" -L "$E2E_TMUX" "$@"; }
