@@ -78,13 +78,16 @@ struct flow_spill_key {
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
 /* The head and tail of one CPU's ring, on cache lines of their own: the filter on that
- * CPU is the only writer of head, user space the only writer of tail. Both count slots
- * since the ring was made; a slot's index is count & (slots - 1). */
+ * CPU is the only writer of head, user space the only writer of tail and no_joins. Both
+ * count slots since the ring was made; a slot's index is count & (slots - 1). */
 struct flow_ring_ctl {
 	__u64 head; /* slots published (the filter writes it) */
 	__u64 _pad1[7];
-	__u64 tail; /* slots consumed (user space writes it) */
-	__u64 _pad2[7];
+	__u64 tail;	/* slots consumed (user space writes it) */
+	__u64 no_joins; /* nonzero: every frame a new record, no join hint looked up or set
+			 * (user space found that the CPU's pairs did not repeat; see
+			 * sampler.c's joins_paid()) */
+	__u64 _pad2[6];
 };
 
 /* The join hints, an array of sets of two only the filter reads: CPU c's sets are

@@ -45,6 +45,8 @@ struct sampler {
 	struct flow_stats raw[FLOWTOP_MAX_SLOTS], base[FLOWTOP_MAX_SLOTS];
 	/* what user space counted itself (sampler_add_filtered()), added to the kernel's */
 	struct flow_stats user[FLOWTOP_MAX_SLOTS];
+	unsigned *joins_off; /* per CPU: drains since its filter stopped joining records,
+			      * 0 while it joins (joins_paid()) */
 	bool no_batch;	     /* the kernel refused batch lookups once */
 	struct convo *convo; /* the focused address's conversations, or NULL */
 };
@@ -92,6 +94,17 @@ static size_t seen_slot(const struct seen *t, const struct flow_spill_key *key)
 	return i;
 }
 
+/* Every CPU's filter joins records again, until a drain finds it does not pay. */
+static void joins_restart(struct sampler *s)
+{
+	unsigned c;
+
+	for (c = 0; c < s->m.ncpus; c++) {
+		s->joins_off[c] = 0;
+		__atomic_store_n(&s->ctl[c].no_joins, 0, __ATOMIC_RELAXED);
+	}
+}
+
 struct sampler *sampler_new(const struct bpf_maps *maps)
 {
 	struct bpf_map_info info = {};
@@ -120,6 +133,7 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->spill_keys = calloc(s->spill_cap, sizeof(*s->spill_keys));
 	s->spill_vals = calloc(s->spill_cap * maps->ncpus, sizeof(*s->spill_vals));
 	s->stats = calloc((size_t)FLOWTOP_MAX_SLOTS * maps->ncpus, sizeof(*s->stats));
+	s->joins_off = calloc(maps->ncpus, sizeof(*s->joins_off));
 	s->stats_batch = true;
 	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED) {
 		err = errno;
@@ -127,12 +141,13 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 		errno = err;
 		return NULL;
 	}
-	if (!s->spill_keys || !s->spill_vals || !s->stats || seen_init(&s->seen, s->spill_cap) ||
-	    seen_init(&s->next, s->spill_cap)) {
+	if (!s->spill_keys || !s->spill_vals || !s->stats || !s->joins_off ||
+	    seen_init(&s->seen, s->spill_cap) || seen_init(&s->next, s->spill_cap)) {
 		sampler_free(s);
 		errno = ENOMEM;
 		return NULL;
 	}
+	joins_restart(s); /* whatever a sampler before this one said */
 	return s;
 }
 
@@ -147,6 +162,7 @@ void sampler_free(struct sampler *s)
 	free(s->spill_keys);
 	free(s->spill_vals);
 	free(s->stats);
+	free(s->joins_off);
 	seen_free(&s->seen);
 	seen_free(&s->next);
 	free(s);
@@ -203,10 +219,11 @@ static bool decode(struct fold *f, struct hosttab *t)
 }
 
 uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t mask, uint64_t tail,
-		      uint64_t head, bool take, bool track_links, struct convo *convo)
+		      uint64_t head, bool take, bool track_links, struct convo *convo,
+		      uint64_t *frames_out)
 {
 	struct fold f = { .ring = ring, .mask = mask, .pos = tail, .head = head };
-	uint64_t done;
+	uint64_t done, all_frames = 0;
 
 	while (f.decoded < FOLD_FAR && decode(&f, t))
 		;
@@ -219,12 +236,13 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 			count = __atomic_exchange_n(&d->first->rec.count, FLOWTOP_RECORD_TAKEN,
 						    __ATOMIC_ACQ_REL);
 		decode(&f, t);
+		frames =
+		    (uint32_t)(count >> FLOWTOP_RECORD_FRAME_SHIFT) & FLOWTOP_RECORD_FRAMES_MAX;
+		all_frames += frames;
 		if (!t)
 			continue; /* dropped (a reset), taken all the same */
 		if (done + FOLD_NEAR < f.decoded)
 			hosttab_prefetch(t, f.win[(done + FOLD_NEAR) % FOLD_WINDOW].src_hash, 1);
-		frames =
-		    (uint32_t)(count >> FLOWTOP_RECORD_FRAME_SHIFT) & FLOWTOP_RECORD_FRAMES_MAX;
 		bytes = count & FLOWTOP_RECORD_BYTES_MASK;
 		links = track_links
 			    ? link_bit((unsigned)(count >> FLOWTOP_RECORD_SLOT_SHIFT) & 0xff)
@@ -236,19 +254,46 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 			convo_frames(convo, &d->src, &d->dst,
 				     (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT), frames, bytes);
 	}
+	if (frames_out)
+		*frames_out = all_frames;
 	return done;
 }
 
 /* Every record CPU c published into t, each taken; the tail then frees their slots.
  * With t NULL they are dropped. Returns how many. */
+#define JOINS_JUDGED 1024 /* records a drain takes at least before joins are judged */
+#define JOINS_PROBE  16	  /* drains without joins before a drain with them again */
+
+/* Whether joining records paid in a drain of a CPU's ring that took `records` records of
+ * `frames` frames: more than one frame in 16 joined a record, or too few records to
+ * tell. In a flood of pairs that do not repeat (spoofed sources, a scan) no frame joins
+ * one, and the filter's look-up of each pair's hint set is a cache line missed in vain
+ * (bench/alone.sh at 1,048,576 sources); every JOINS_PROBE drains the filter joins again
+ * for one, so pairs that come to repeat are soon joined. */
+static bool joins_paid(uint64_t records, uint64_t frames)
+{
+	return records < JOINS_JUDGED || frames - records > records / 16;
+}
+
+/* Every record CPU c published into t, each taken; the tail then frees their slots.
+ * With t NULL they are dropped. Then whether the CPU's filter joins records in the next
+ * interval (joins_paid()). Returns how many. */
 static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 {
 	struct flow_ring_ctl *ctl = &s->ctl[c];
 	union flow_ring_slot *ring = s->ring + (size_t)c * s->m.ring_slots;
-	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE);
+	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE), frames;
 	uint64_t n = sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, true, s->track_links,
-				  t ? s->convo : NULL);
+				  t ? s->convo : NULL, &frames);
+	unsigned off = s->joins_off[c];
+
 	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
+	if (!off)
+		s->joins_off[c] = !joins_paid(n, frames);
+	else
+		s->joins_off[c] = off < JOINS_PROBE ? off + 1 : 0;
+	if (!off != !s->joins_off[c])
+		__atomic_store_n(&ctl->no_joins, s->joins_off[c] != 0, __ATOMIC_RELAXED);
 	return n;
 }
 
@@ -566,6 +611,7 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 
 	for (c = 0; c < s->m.ncpus; c++) /* what the rings hold is dropped */
 		drain_cpu(s, NULL, c);
+	joins_restart(s);
 	err = read_by_key(s, &n);
 	if (err)
 		return err;

@@ -833,6 +833,68 @@ static void test_records_join_their_pair(void)
 	sched_setaffinity(0, sizeof(all), &all);
 }
 
+/* CPU 0's word that turns its joins off. */
+static uint64_t no_joins(void)
+{
+	struct flow_ring_ctl ctl = {};
+	struct bpf_maps m;
+	__u32 cpu = 0;
+
+	bpf_load_maps(skel, &m);
+	bpf_map_lookup_elem(m.ring_ctl_fd, &cpu, &ctl);
+	return ctl.no_joins;
+}
+
+/* A drain of 2,000 records of pairs that came once each (a flood of new sources) turns
+ * the CPU's joins off: the next frames of one pair are a record each, all counted; 16
+ * drains later it joins again, and a drain where a pair's frames joined keeps it so. A
+ * sample's reset turns joins on at once. */
+static void test_joins_off_while_pairs_do_not_repeat(void)
+{
+	struct frame f, g;
+	cpu_set_t all;
+	uint64_t h;
+	int i;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	reset();
+	b_ipv4_udp(&f);
+	ASSERT_TRUE(run_sources_in(&g, "10.7", 2000));
+	ASSERT_OK(sample());
+	ASSERT_EQ(no_joins(), 1);
+	h = ring_head(skel, 0);
+	for (i = 0; i < 5; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_EQ(ring_head(skel, 0) - h, 5);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 5);
+	ASSERT_EQ(host("10.7.7.250")->total.tx_packets, 1);
+	for (i = 0; i < 15; i++)
+		sampler_drain(sampler, tab);
+	ASSERT_EQ(no_joins(), 0);
+	h = ring_head(skel, 0);
+	for (i = 0; i < 5; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_EQ(ring_head(skel, 0) - h, 1);
+	ASSERT_OK(sample());
+	ASSERT_EQ(no_joins(), 0);
+	ASSERT_EQ(host(A4)->total.tx_packets, 10);
+	/* 2,000 new sources with one pair's 200 frames among them: joins pay */
+	for (i = 0; i < 200; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	ASSERT_TRUE(run_sources_in(&g, "10.5", 2000));
+	ASSERT_OK(sample());
+	ASSERT_EQ(no_joins(), 0);
+	ASSERT_TRUE(run_sources_in(&g, "10.4", 2000));
+	ASSERT_OK(sample());
+	ASSERT_EQ(no_joins(), 1);
+	reset();
+	ASSERT_EQ(no_joins(), 0);
+	ASSERT_EQ(totals.total.spilled, 0);
+}
+
 /* Frames joining their pairs' records on CPU 0 while user space drains on CPU 1 as
  * fast as it goes: a frame is added to a record before the drain takes it, or starts a
  * new one after, never lost to an exchange nor counted twice, so every host's count is
@@ -1674,6 +1736,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_records_join_their_pair);
 	RUN_TEST(test_joins_race_drains);
+	RUN_TEST(test_joins_off_while_pairs_do_not_repeat);
 	RUN_TEST(test_records_of_both_families);
 	RUN_TEST(test_records_carry_the_protocol);
 	RUN_TEST(test_deltas_across_samples);
