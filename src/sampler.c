@@ -259,8 +259,6 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 	return done;
 }
 
-/* Every record CPU c published into t, each taken; the tail then frees their slots.
- * With t NULL they are dropped. Returns how many. */
 #define JOINS_JUDGED 1024 /* records a drain takes at least before joins are judged */
 #define JOINS_PROBE  16	  /* drains without joins before a drain with them again */
 
