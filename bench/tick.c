@@ -97,8 +97,8 @@ static int churn(size_t capacity)
 		}
 		t0 = cpu_now();
 		for (k = 0; k < CHURN_RECORDS; k += CHURN_DRAIN)
-			sampler_fold(t, ring, UINT64_MAX, k, k + CHURN_DRAIN, false, false, NULL,
-				     NULL);
+			sampler_fold(t, ring, UINT64_MAX, k, k + CHURN_DRAIN, NULL, 0, false, false,
+				     NULL, NULL);
 		hosttab_end(t, 1.0);
 		ns[i] = (cpu_now() - t0) * 1e6 / CHURN_RECORDS;
 	}
@@ -235,7 +235,8 @@ int main(int argc, char **argv)
 
 			t0 = cpu_now();
 			if (busy) /* the records as one ring holds them, in order */
-				sampler_fold(t, ring, UINT64_MAX, 0, n, false, false, NULL, NULL);
+				sampler_fold(t, ring, UINT64_MAX, 0, n, NULL, 0, false, false, NULL,
+					     NULL);
 			t1 = cpu_now();
 			hosttab_end(t, 1.0);
 			t2 = cpu_now();

@@ -2,15 +2,17 @@
 /* flowtop.bpf.c: the socket filter. It walks each frame down to its innermost IP header
  * and hands that header's two addresses and the frame's length to user space as one
  * record in a ring of its CPU (16 bytes for an IPv4 pair, 48 for IPv6), or adds the
- * frame to the record of its pair it wrote last, while user space has not taken that
- * one (a small table of the CPU's, the join hints, says where it is): a pair costs
- * user space a record a drain (or one per 4,095 frames), not a record a frame, and the
- * filter adds to a line its own CPU wrote instead of writing one that user space's CPU
- * read last. It returns 0, so no packet is ever queued to the socket. The filter keeps
- * no per-address state but those hints, which only point into the ring: a hash table's
- * cache misses grow with the number of addresses, a ring's cost does not. When a CPU's
- * ring is full (user space fell behind) the frame is added to a per-CPU LRU hash, the
- * spill map, instead, and counted in stats.spilled: still exact, only slower.
+ * frame to a record of its pair that user space has not taken yet: the owner of the
+ * pair's set in a small table of the CPU's (an IPv4 pair's record counted in place,
+ * which a one-slot notice in the ring names), or the record in the ring its join hint
+ * points at. A pair costs user space a record a drain (or one per 4,095 frames), not a
+ * record a frame, and the filter adds to a line its own CPU wrote instead of writing
+ * one that user space's CPU read last. It returns 0, so no packet is ever queued to the
+ * socket. The filter keeps no per-address state but those sets, a fixed table picked
+ * by a hash: a hash table's cache misses grow with the number of addresses, a ring's
+ * and the sets' do not. When a CPU's ring is full (user space fell behind) the frame is
+ * added to a per-CPU LRU hash, the spill map, instead, and counted in stats.spilled:
+ * still exact, only slower.
  *
  * The filter starts at the network header and takes the ethertype from skb->protocol.
  * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
@@ -69,14 +71,16 @@ struct {
 	__type(value, struct flow_ring_ctl);
 } ring_ctl SEC(".maps");
 
-/* Where each CPU's last record of a pair starts, by a hash of the pair (struct
- * flow_hint_set). Only the filter reads them, so their lines stay its CPU's. Sized
- * before load. */
+/* Each CPU's pair sets, by a hash of the pair (struct flow_pair_set): an IPv4 pair's
+ * record counted in place, and where the CPU's last record of other pairs starts. User
+ * space reads a set's owner only when a notice names it, so their lines stay the CPU's.
+ * Sized before load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, FLOWTOP_JOIN_HINTS / 2);
 	__type(key, __u32);
-	__type(value, struct flow_hint_set);
+	__type(value, struct flow_pair_set);
 } joins SEC(".maps");
 
 /* Where frames go when their CPU's ring is full. */
@@ -114,7 +118,7 @@ __u32 pad_bytes;
 /* Slots per CPU ring minus one (slots are a power of two); set before load. */
 const volatile __u32 ring_mask = FLOWTOP_DEFAULT_RING_SLOTS - 1;
 
-/* Join hint sets per CPU minus one (a power of two); set before load. */
+/* Pair sets per CPU minus one (a power of two); set before load. */
 const volatile __u32 set_mask = FLOWTOP_JOIN_HINTS / 2 - 1;
 
 /* 1 where the CPU may make a record's stores visible after the head's (weakly ordered:
@@ -489,7 +493,7 @@ static __always_inline int same_addrs(__u32 cpu, __u64 pos, const union flow_rin
 
 /* A hash of the pair: its addresses and whose (the slot, protocol and family bits of a
  * count), mixed as MurmurHash3's finalizer does, so that addresses that differ in one
- * byte differ in every bit. Its low bits pick the pair's hint set, its high 16 are the
+ * byte differ in every bit. Its low bits pick the pair's set, its high 16 are the
  * hint's tag. */
 static __always_inline __u32 pair_hash(const struct cursor *c, __u64 whose)
 {
@@ -505,12 +509,20 @@ static __always_inline __u32 pair_hash(const struct cursor *c, __u64 whose)
 	return h ^ h >> 16;
 }
 
-/* This CPU's hint set for a pair of hash h. */
-static __always_inline struct flow_hint_set *hint_set(__u32 cpu, __u32 h)
+/* This CPU's pair set for a pair of hash h. */
+static __always_inline struct flow_pair_set *pair_set(__u32 cpu, __u32 h)
 {
 	__u32 idx = cpu * (set_mask + 1) + (h & set_mask);
 
 	return bpf_map_lookup_elem(&joins, &idx);
+}
+
+/* Whether a frame of `bytes` still fits the count of a record or owner. */
+static __always_inline int count_has_room(__u64 count, __u64 bytes)
+{
+	return (count >> FLOWTOP_RECORD_FRAME_SHIFT & FLOWTOP_RECORD_FRAMES_MAX) !=
+		   FLOWTOP_RECORD_FRAMES_MAX &&
+	       (count & FLOWTOP_RECORD_BYTES_MASK) + bytes <= FLOWTOP_RECORD_BYTES_MASK;
 }
 
 /* Adds the frame to the record its hint points at (hint: the tag of the pair's hash h,
@@ -534,18 +546,15 @@ static __always_inline int ring_join(__u32 cpu, const struct flow_ring_ctl *ctl,
 		return 0;
 	count = *(volatile __u64 *)&rec->rec.count;
 	if ((count & (FLOWTOP_RECORD_TAKEN | FLOWTOP_RECORD_WHOSE)) != whose ||
-	    (count >> FLOWTOP_RECORD_FRAME_SHIFT & FLOWTOP_RECORD_FRAMES_MAX) ==
-		FLOWTOP_RECORD_FRAMES_MAX ||
-	    (count & FLOWTOP_RECORD_BYTES_MASK) + bytes > FLOWTOP_RECORD_BYTES_MASK ||
-	    !same_addrs(cpu, pos, rec, c))
+	    !count_has_room(count, bytes) || !same_addrs(cpu, pos, rec, c))
 		return 0;
 	count = __sync_fetch_and_add(&rec->rec.count, FLOWTOP_RECORD_ONE_FRAME | bytes);
 	return !(count & FLOWTOP_RECORD_TAKEN);
 }
 
-/* Points the hint set of a pair of hash h at its new record at pos: the pair's hint,
+/* Points the set of a pair of hash h at its new record at pos: the pair's hint,
  * where it has one (its record was taken), else the newest. */
-static __always_inline void note_hint(struct flow_hint_set *set, __u32 h, __u64 pos)
+static __always_inline void note_hint(struct flow_pair_set *set, __u32 h, __u64 pos)
 {
 	__u64 hint = (__u64)(h >> 16) << FLOWTOP_HINT_POS_BITS | (pos + 1);
 
@@ -558,17 +567,78 @@ static __always_inline void note_hint(struct flow_hint_set *set, __u32 h, __u64 
 	set->way[0] = hint;
 }
 
-/* Puts the frame in this CPU's ring: added to the last record of its pair
- * (ring_join()), or in a new record it publishes (one slot for an IPv4 pair, three for
- * IPv6) the pair's hint then points at; 0 when the ring is full. While user space says
- * the CPU's pairs do not repeat (no_joins), every frame is a new record and no hint is
- * read or set. Only this CPU writes head, its hints and the slots past head, and a
- * socket filter does not nest on a CPU (it runs with bottom halves off), so nothing else
- * races: the record is written first, head after it. On x86 stores are not reordered
- * with each other, and a plain store to head publishes the record; elsewhere head is
- * written by an exchange, which the BPF memory model orders fully (a store-release would
- * do, but BPF has one only from Linux 6.15 and clang 20). User space reads head with
- * acquire (sampler.c). */
+/* Moves this CPU's head to head, publishing what was written before it. Only this CPU
+ * writes head, its sets and the slots past head, and a socket filter does not nest on a
+ * CPU (it runs with bottom halves off), so nothing else races: the record is written
+ * first, head after it. On x86 stores are not reordered with each other, and a plain
+ * store to head publishes the record; elsewhere head is written by an exchange, which
+ * the BPF memory model orders fully (a store-release would do, but BPF has one only
+ * from Linux 6.15 and clang 20). User space reads head with acquire (sampler.c). */
+static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head)
+{
+	if (exchange_head) {
+		__sync_lock_test_and_set(&ctl->head, head);
+	} else {
+		asm volatile("" ::: "memory"); /* what it publishes before the head */
+		*(volatile __u64 *)&ctl->head = head;
+	}
+}
+
+/* Opens the owner of this CPU's set idx for the frame's pair, with count (the frame,
+ * and whose), and publishes the notice that names it: 1, or 0 when the ring has no room
+ * for the notice (the owner is then left free). The owner is free or holds this frame
+ * alone, and user space reads it only after the notice, so plain stores do. */
+static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
+				      union flow_ring_slot *own, __u32 idx, const struct cursor *c,
+				      __u64 count)
+{
+	__u64 head = ctl->head;
+	union flow_ring_slot *notice;
+
+	notice =
+	    head + 1 - *(volatile __u64 *)&ctl->tail > ring_mask + 1 ? NULL : ring_at(cpu, head);
+	if (!notice) {
+		own->rec.count = 0;
+		return 0;
+	}
+	own->rec.src4 = ipv4_of(&c->src);
+	own->rec.dst4 = ipv4_of(&c->dst);
+	own->rec.count = count;
+	notice->rec.count = FLOWTOP_RECORD_NOTICE | idx;
+	notice->rec.src4 = notice->rec.dst4 = 0;
+	publish(ctl, head + 1);
+	return 1;
+}
+
+/* Counts an IPv4 frame in the owner of its pair's set (idx, this CPU's): 1 then; 0 when
+ * the caller puts it in a ring record (another pair owns the set, the owner's count is
+ * full, or a free owner finds no room for its notice). The addition is atomic against
+ * user space's exchange; when that came first, the frame went to a free owner, which it
+ * opens again. */
+static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
+				     struct flow_pair_set *set, __u32 idx, const struct cursor *c,
+				     __u64 bytes, __u64 whose)
+{
+	union flow_ring_slot *own = &set->owner;
+	__u64 one = FLOWTOP_RECORD_ONE_FRAME | bytes, count = *(volatile __u64 *)&own->rec.count;
+
+	if (count) {
+		if ((count & (FLOWTOP_RECORD_TAKEN | FLOWTOP_RECORD_WHOSE)) != whose ||
+		    !count_has_room(count, bytes) || own->rec.src4 != ipv4_of(&c->src) ||
+		    own->rec.dst4 != ipv4_of(&c->dst))
+			return 0;
+		if (__sync_fetch_and_add(&own->rec.count, one))
+			return 1;
+	}
+	return owner_open(cpu, ctl, own, idx, c, whose | one);
+}
+
+/* Hands the frame to user space: an IPv4 frame counted in its set's owner when its pair
+ * owns the set or can (owner_add()), else added to the last record of its pair in this
+ * CPU's ring (ring_join()), or in a new record it publishes (one slot for an IPv4 pair,
+ * three for IPv6) the pair's hint then points at; 0 when the ring is full. While user
+ * space says the CPU's pairs do not repeat (no_joins), every frame is a new record and
+ * no set is read or written. */
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot)
 {
 	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
@@ -579,17 +649,18 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	union flow_ring_slot *first, *src, *dst;
 	__u32 h = pair_hash(c, whose);
 	struct flow_ring_ctl *ctl;
-	struct flow_hint_set *set;
+	struct flow_pair_set *set;
 	__u64 head, joins;
 
 	ctl = bpf_map_lookup_elem(&ring_ctl, &cpu);
-	set = hint_set(cpu, h);
+	set = pair_set(cpu, h);
 	if (!ctl || !set)
 		return 0;
-	/* in a flood of pairs that do not repeat, a hint set is a line missed in vain (a flag
-	 * of its own, not set made NULL: 6.1's verifier loses which of the two clang tests) */
+	/* in a flood of pairs that do not repeat, a set is a line missed in vain (a flag of
+	 * its own, not set made NULL: 6.1's verifier loses which of the two clang tests) */
 	joins = !*(volatile __u64 *)&ctl->no_joins;
-	if (joins && (ring_join(cpu, ctl, set->way[0], h, c, bytes, whose) ||
+	if (joins && ((c->v4 && owner_add(cpu, ctl, set, h & set_mask, c, bytes, whose)) ||
+		      ring_join(cpu, ctl, set->way[0], h, c, bytes, whose) ||
 		      ring_join(cpu, ctl, set->way[1], h, c, bytes, whose)))
 		return 1;
 	head = ctl->head;
@@ -613,12 +684,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	first->rec.count = whose | FLOWTOP_RECORD_ONE_FRAME | bytes;
 	if (joins)
 		note_hint(set, h, head);
-	if (exchange_head) {
-		__sync_lock_test_and_set(&ctl->head, head + len);
-	} else {
-		asm volatile("" ::: "memory"); /* the record before the head that publishes it */
-		*(volatile __u64 *)&ctl->head = head + len;
-	}
+	publish(ctl, head + len);
 	return 1;
 }
 

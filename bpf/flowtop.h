@@ -52,6 +52,10 @@ union flow_ring_slot {
 	((1u << (FLOWTOP_RECORD_SLOT_SHIFT - FLOWTOP_RECORD_FRAME_SHIFT)) - 1)
 #define FLOWTOP_RECORD_V6    (1ull << 62)
 #define FLOWTOP_RECORD_TAKEN (1ull << 63)
+/* A ring slot that is no record but a notice: the set (struct flow_pair_set) whose owner
+ * record has frames, its index among the CPU's sets in the low bits. A taken record is
+ * TAKEN alone, so a notice is never taken for one, nor joined. */
+#define FLOWTOP_RECORD_NOTICE (FLOWTOP_RECORD_TAKEN | FLOWTOP_RECORD_V6)
 /* the bits that say whose a record is: its slot, protocol and family */
 #define FLOWTOP_RECORD_WHOSE (FLOWTOP_RECORD_V6 | 0xffffull << FLOWTOP_RECORD_SLOT_SHIFT)
 
@@ -84,30 +88,43 @@ struct flow_ring_ctl {
 	__u64 head; /* slots published (the filter writes it) */
 	__u64 _pad1[7];
 	__u64 tail;	/* slots consumed (user space writes it) */
-	__u64 no_joins; /* nonzero: every frame a new record, no join hint looked up or set
+	__u64 no_joins; /* nonzero: every frame a new record, no pair set read or written
 			 * (user space found that the CPU's pairs did not repeat; see
 			 * sampler.c's joins_paid()) */
 	__u64 _pad2[6];
 };
 
-/* The join hints, an array of sets of two only the filter reads: CPU c's sets are
- * [c * sets, (c + 1) * sets), a pair's the one at a hash of it. A hint says where the
- * CPU's last record of a pair starts: in the low FLOWTOP_HINT_POS_BITS the record's
- * first slot plus one (0: nowhere), above them a tag of the pair's hash, so that another
- * pair's hint is told without reading its record. The newest hint of a set is way[0]:
- * two pairs that share a set both join their records, three take turns (measured: with
- * one hint a set, the few pairs of 256 that shared one wrote a record a frame, more
- * records than all the others together). A hint is only ever a guess: the filter checks
- * the record it points at. 4,096 hints a CPU (32 KiB), fewer on more than 256 CPUs
- * (bpf_load_join_hints()). */
+/* The CPU's pair sets: an array of sets, CPU c's [c * sets, (c + 1) * sets), a pair's the
+ * one at a hash of it. A set holds an IPv4 pair's record in place, its owner, and two
+ * join hints for the pairs that do not own it.
+ *
+ * The owner is a record as the ring's are (count, src4, dst4) that lives in the set: the
+ * frames of its pair add to it there, on a line only the CPU's filter writes, and no
+ * record is read in the ring. A free owner (count 0) is claimed by the next IPv4 pair
+ * of the set, which publishes a notice in the ring (FLOWTOP_RECORD_NOTICE) naming the
+ * set; user space, draining the notice, reads the owner's addresses and takes its count
+ * by exchanging it for 0, which frees it. Its addresses change only while it is free,
+ * and a set has one notice out at most: the owner is claimed, or opened again after a
+ * frame's addition found it taken, only when it is free. A frame that cannot be counted
+ * in the owner (another pair owns it, IPv6, a full count) goes to a ring record.
+ *
+ * A hint says where the CPU's last record of a pair starts: in the low
+ * FLOWTOP_HINT_POS_BITS the record's first slot plus one (0: nowhere), above them a tag
+ * of the pair's hash, so that another pair's hint is told without reading its record.
+ * The newest hint of a set is way[0]: two pairs that share a set both join their
+ * records, three take turns (measured: with one hint a set, the few pairs of 256 that
+ * shared one wrote a record a frame, more records than all the others together). A hint
+ * is only ever a guess: the filter checks the record it points at. 2,048 sets a CPU (64
+ * KiB), fewer on more than 256 CPUs (bpf_load_join_hints() counts their hints). */
 #define FLOWTOP_JOIN_HINTS 4096	      /* hints per CPU at most (a power of two) */
 #define FLOWTOP_JOIN_TOTAL (1u << 20) /* hints of all CPUs together, at most */
 #define FLOWTOP_JOIN_FLOOR 256	      /* hints per CPU at least */
 #define FLOWTOP_HINT_POS_BITS                                                                      \
 	48 /* a ring's slots since it was made: 2^48 is 9 years                                    \
 	    * of a slot a microsecond */
-struct flow_hint_set {
-	__u64 way[2]; /* the newest first */
+struct flow_pair_set {
+	union flow_ring_slot owner; /* an IPv4 pair's record, counted in place */
+	__u64 way[2];		    /* join hints, the newest first */
 };
 
 /* The fields of struct flow_counters, for code that does the same to each. */
@@ -198,7 +215,7 @@ _Static_assert(sizeof(struct flow_spill_key) == 20, "flow_spill_key must have no
 _Static_assert(sizeof(struct flow_link) == 8, "flow_link layout");
 _Static_assert(FLOWTOP_MAX_SLOTS <= 256, "a slot fits a record's 8 bits");
 _Static_assert(sizeof(struct flow_ring_ctl) == 128, "flow_ring_ctl layout");
-_Static_assert(sizeof(struct flow_hint_set) == 16, "flow_hint_set layout");
+_Static_assert(sizeof(struct flow_pair_set) == 32, "flow_pair_set layout");
 _Static_assert(sizeof(struct flow_file_frame) == 12, "flow_file_frame layout");
 
 #endif /* FLOWTOP_H */

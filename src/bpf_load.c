@@ -235,10 +235,12 @@ void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps)
 {
 	maps->ring_fd = bpf_map__fd(skel->maps.ring);
 	maps->ring_ctl_fd = bpf_map__fd(skel->maps.ring_ctl);
+	maps->joins_fd = bpf_map__fd(skel->maps.joins);
 	maps->spill_fd = bpf_map__fd(skel->maps.spill);
 	maps->stats_fd = bpf_map__fd(skel->maps.stats);
 	maps->links_fd = bpf_map__fd(skel->maps.links);
 	maps->ring_slots = skel->rodata->ring_mask + 1;
+	maps->join_sets = skel->rodata->set_mask + 1;
 	maps->ncpus = bpf_map__max_entries(skel->maps.ring_ctl);
 }
 

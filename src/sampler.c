@@ -24,15 +24,17 @@ struct seen {
 
 struct sampler {
 	struct bpf_maps m;
-	union flow_ring_slot *ring; /* ncpus * ring_slots slots (a record is taken by
-				     * exchanging its count) */
-	struct flow_ring_ctl *ctl;  /* ncpus heads and tails */
-	size_t ring_len, ctl_len;   /* mmap lengths */
-	struct flow_stats *stats;   /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
-	bool stats_batch; /* read them with one BPF_MAP_LOOKUP_BATCH (else a slot a call) */
-	unsigned nslots;  /* slots read: [0, nslots) */
-	bool track_links; /* tell the host table which interface a frame came on */
-	size_t spill_cap; /* keys the spill buffers hold */
+	union flow_ring_slot *ring;	    /* ncpus * ring_slots slots (a record is taken by
+					     * exchanging its count) */
+	struct flow_ring_ctl *ctl;	    /* ncpus heads and tails */
+	struct flow_pair_set *sets;	    /* ncpus * join_sets pair sets (an owner is taken by
+					     * exchanging its count for 0) */
+	size_t ring_len, ctl_len, sets_len; /* mmap lengths */
+	struct flow_stats *stats; /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
+	bool stats_batch;	  /* read them with one BPF_MAP_LOOKUP_BATCH (else a slot a call) */
+	unsigned nslots;	  /* slots read: [0, nslots) */
+	bool track_links;	  /* tell the host table which interface a frame came on */
+	size_t spill_cap;	  /* keys the spill buffers hold */
 	struct flow_spill_key *spill_keys;
 	struct flow_spill *spill_vals;	   /* spill_cap * ncpus */
 	struct seen seen, next;		   /* the last read, and the one being made */
@@ -124,10 +126,13 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->nslots = 2; /* FLOWTOP_SLOT_NONE and one interface, until told */
 	s->ring = MAP_FAILED;
 	s->ctl = MAP_FAILED;
+	s->sets = MAP_FAILED;
 	s->ring_len = page_round((size_t)maps->ncpus * maps->ring_slots * sizeof(*s->ring));
 	s->ctl_len = page_round((size_t)maps->ncpus * sizeof(*s->ctl));
 	s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_fd, 0);
 	s->ctl = mmap(NULL, s->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_ctl_fd, 0);
+	s->sets_len = page_round((size_t)maps->ncpus * maps->join_sets * sizeof(*s->sets));
+	s->sets = mmap(NULL, s->sets_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->joins_fd, 0);
 	/* a walk racing inserts and evictions may meet more keys than the map holds */
 	s->spill_cap = info.max_entries + info.max_entries / 8 + 64;
 	s->spill_keys = calloc(s->spill_cap, sizeof(*s->spill_keys));
@@ -135,7 +140,7 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->stats = calloc((size_t)FLOWTOP_MAX_SLOTS * maps->ncpus, sizeof(*s->stats));
 	s->joins_off = calloc(maps->ncpus, sizeof(*s->joins_off));
 	s->stats_batch = true;
-	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED) {
+	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED || s->sets == MAP_FAILED) {
 		err = errno;
 		sampler_free(s);
 		errno = err;
@@ -159,6 +164,8 @@ void sampler_free(struct sampler *s)
 		munmap(s->ring, s->ring_len);
 	if (s->ctl != MAP_FAILED)
 		munmap((void *)s->ctl, s->ctl_len);
+	if (s->sets != MAP_FAILED)
+		munmap(s->sets, s->sets_len);
 	free(s->spill_keys);
 	free(s->spill_vals);
 	free(s->stats);
@@ -173,7 +180,9 @@ struct decoded {
 	struct flow_key src, dst;
 	uint32_t src_hash, dst_hash; /* hosttab_hash(), once a record */
 	uint64_t count;		     /* as read ahead (a record to take is taken later) */
-	union flow_ring_slot *first; /* its first slot */
+	union flow_ring_slot *first; /* its first slot, or the owner a notice names */
+	uint64_t taken;		     /* its count once taken: FLOWTOP_RECORD_TAKEN, an
+				      * owner's 0 (free) */
 };
 
 #define FOLD_WINDOW 32 /* records decoded ahead, at most (a power of two) */
@@ -182,21 +191,39 @@ struct decoded {
 
 struct fold {
 	union flow_ring_slot *ring;
+	struct flow_pair_set *sets; /* the CPU's pair sets, whose owners notices name */
+	uint64_t nsets;
 	uint64_t mask, pos, head; /* the next slot to decode, and where the records end */
 	uint64_t decoded;	  /* records decoded */
 	struct decoded win[FOLD_WINDOW];
 };
 
-/* Decodes the record at f->pos into the window; false past the last. */
-static bool decode(struct fold *f, struct hosttab *t)
+/* The record at f->pos into d, its count as it is now: for a notice, the owner it
+ * names. False past the last. */
+static bool read_record(struct fold *f, struct decoded *d)
 {
-	union flow_ring_slot *first = &f->ring[f->pos & f->mask];
-	struct decoded *d = &f->win[f->decoded % FOLD_WINDOW];
+	union flow_ring_slot *first;
 	uint64_t count, len;
 
-	if (f->pos == f->head)
-		return false;
-	count = __atomic_load_n(&first->rec.count, __ATOMIC_RELAXED);
+	for (;;) {
+		if (f->pos == f->head)
+			return false;
+		first = &f->ring[f->pos & f->mask];
+		count = __atomic_load_n(&first->rec.count, __ATOMIC_RELAXED);
+		if ((count & FLOWTOP_RECORD_NOTICE) != FLOWTOP_RECORD_NOTICE)
+			break;
+		f->pos++;
+		count &= ~FLOWTOP_RECORD_NOTICE;
+		if (count < f->nsets) { /* else cannot be: the filter names its own sets */
+			/* the owner's addresses stay until it is taken, which frees it */
+			d->first = &f->sets[count].owner;
+			d->count = __atomic_load_n(&d->first->rec.count, __ATOMIC_RELAXED);
+			d->taken = 0;
+			flow_key_ipv4(&d->src, d->first->rec.src4);
+			flow_key_ipv4(&d->dst, d->first->rec.dst4);
+			return true;
+		}
+	}
 	len = count & FLOWTOP_RECORD_V6 ? FLOWTOP_RECORD_SLOTS_V6 : FLOWTOP_RECORD_SLOTS_V4;
 	if (f->head - f->pos < len)
 		return false; /* cannot be: a record is whole before head moves past it */
@@ -207,11 +234,22 @@ static bool decode(struct fold *f, struct hosttab *t)
 		flow_key_ipv4(&d->src, first->rec.src4);
 		flow_key_ipv4(&d->dst, first->rec.dst4);
 	}
-	d->count = count;
 	d->first = first;
+	d->count = count;
+	d->taken = FLOWTOP_RECORD_TAKEN;
+	f->pos += len;
+	return true;
+}
+
+/* Decodes the record at f->pos into the window; false past the last. */
+static bool decode(struct fold *f, struct hosttab *t)
+{
+	struct decoded *d = &f->win[f->decoded % FOLD_WINDOW];
+
+	if (!read_record(f, d))
+		return false;
 	d->src_hash = hosttab_hash(&d->src);
 	d->dst_hash = hosttab_hash(&d->dst);
-	f->pos += len;
 	f->decoded++;
 	if (t) /* a random host per record: fetch its hash slot, then its line */
 		hosttab_prefetch(t, d->src_hash, 0);
@@ -219,10 +257,12 @@ static bool decode(struct fold *f, struct hosttab *t)
 }
 
 uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t mask, uint64_t tail,
-		      uint64_t head, bool take, bool track_links, struct convo *convo,
-		      uint64_t *frames_out)
+		      uint64_t head, struct flow_pair_set *sets, uint64_t nsets, bool take,
+		      bool track_links, struct convo *convo, uint64_t *frames_out)
 {
-	struct fold f = { .ring = ring, .mask = mask, .pos = tail, .head = head };
+	struct fold f = {
+		.ring = ring, .sets = sets, .nsets = nsets, .mask = mask, .pos = tail, .head = head
+	};
 	uint64_t done, all_frames = 0;
 
 	while (f.decoded < FOLD_FAR && decode(&f, t))
@@ -233,13 +273,13 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 		uint32_t frames;
 
 		if (take) /* no frame joins it after this */
-			count = __atomic_exchange_n(&d->first->rec.count, FLOWTOP_RECORD_TAKEN,
-						    __ATOMIC_ACQ_REL);
+			count =
+			    __atomic_exchange_n(&d->first->rec.count, d->taken, __ATOMIC_ACQ_REL);
 		decode(&f, t);
 		frames =
 		    (uint32_t)(count >> FLOWTOP_RECORD_FRAME_SHIFT) & FLOWTOP_RECORD_FRAMES_MAX;
 		all_frames += frames;
-		if (!t)
+		if (!t || !count)
 			continue; /* dropped (a reset), taken all the same */
 		if (done + FOLD_NEAR < f.decoded)
 			hosttab_prefetch(t, f.win[(done + FOLD_NEAR) % FOLD_WINDOW].src_hash, 1);
@@ -265,7 +305,7 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 /* Whether joining records paid in a drain of a CPU's ring that took `records` records of
  * `frames` frames: more than one frame in 16 joined a record, or too few records to
  * tell. In a flood of pairs that do not repeat (spoofed sources, a scan) no frame joins
- * one, and the filter's look-up of each pair's hint set is a cache line missed in vain
+ * one, and the filter's look-up of each pair's set is a cache line missed in vain
  * (bench/alone.sh at 1,048,576 sources); every JOINS_PROBE drains the filter joins again
  * for one, so pairs that come to repeat are soon joined. */
 static bool joins_paid(uint64_t records, uint64_t frames)
@@ -281,8 +321,9 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 	struct flow_ring_ctl *ctl = &s->ctl[c];
 	union flow_ring_slot *ring = s->ring + (size_t)c * s->m.ring_slots;
 	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE), frames;
-	uint64_t n = sampler_fold(t, ring, s->m.ring_slots - 1, tail, head, true, s->track_links,
-				  t ? s->convo : NULL, &frames);
+	uint64_t n = sampler_fold(t, ring, s->m.ring_slots - 1, tail, head,
+				  s->sets + (size_t)c * s->m.join_sets, s->m.join_sets, true,
+				  s->track_links, t ? s->convo : NULL, &frames);
 	unsigned off = s->joins_off[c];
 
 	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);

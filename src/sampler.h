@@ -72,17 +72,17 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 
 /* Moves every record the rings hold into t (no system call). Returns how many. */
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t);
-/* What a drain does with one ring's slots [tail, head) (ring[i & mask]): each record
- * into its two hosts (seen on the link of its interface's slot when track_links), and
- * into convo when not NULL; with t NULL, nowhere. With take, each record is taken from
- * the filter by an atomic exchange of its count (union flow_ring_slot), so that no
- * frame joins it after (without, its count is read as it is: records no filter writes
- * to). Returns the records, and their frames in *frames when not NULL. bench/tick folds
- * with it too. */
+/* What a drain does with one ring's slots [tail, head) (ring[i & mask]): each record,
+ * and the owner of each set of sets[nsets] a notice names, into its two hosts (seen on
+ * the link of its interface's slot when track_links), and into convo when not NULL;
+ * with t NULL, nowhere. With take, each is taken from the filter by an atomic exchange
+ * of its count (union flow_ring_slot), so that no frame joins it after (without, its
+ * count is read as it is: records no filter writes to). Returns the records and
+ * notices, and their frames in *frames when not NULL. bench/tick folds with it too. */
 struct convo;
 uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t mask, uint64_t tail,
-		      uint64_t head, bool take, bool track_links, struct convo *convo,
-		      uint64_t *frames);
+		      uint64_t head, struct flow_pair_set *sets, uint64_t nsets, bool take,
+		      bool track_links, struct convo *convo, uint64_t *frames);
 
 /* Closes one sample: the rings, the spill map when it took frames, and the stats, read
  * in an order that keeps every host's count within the totals. interval is the time

@@ -833,6 +833,74 @@ static void test_records_join_their_pair(void)
 	sched_setaffinity(0, sizeof(all), &all);
 }
 
+/* Slot pos of CPU 0's ring, as the filter left it. */
+static union flow_ring_slot ring_slot(uint64_t pos)
+{
+	union flow_ring_slot slot = { 0 };
+	struct bpf_maps m;
+	__u32 idx;
+
+	bpf_load_maps(skel, &m);
+	idx = (__u32)(pos & (m.ring_slots - 1));
+	bpf_map_lookup_elem(m.ring_fd, &idx, &slot);
+	return slot;
+}
+
+/* CPU 0's pair set idx. */
+static struct flow_pair_set join_set(uint64_t idx)
+{
+	struct flow_pair_set set = { 0 };
+	__u32 key = (__u32)idx;
+	struct bpf_maps m;
+
+	bpf_load_maps(skel, &m);
+	bpf_map_lookup_elem(m.joins_fd, &key, &set);
+	return set;
+}
+
+/* An IPv4 pair's frames add to the owner of its set, in place: the ring takes one slot,
+ * a notice naming the set, and no record; the owner holds the pair's addresses and every
+ * frame until a drain takes it, which frees it (count 0); the next frame claims it again
+ * with a notice of its own. */
+static void test_owner_counts_in_place(void)
+{
+	union flow_ring_slot notice;
+	struct flow_pair_set set;
+	uint64_t h, idx;
+	struct frame f;
+	cpu_set_t all;
+	int i;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	reset();
+	b_ipv4_udp(&f);
+	h = ring_head(skel, 0);
+	for (i = 0; i < 7; i++)
+		ASSERT_OK(run_on_cpu(0, &f));
+	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_EQ(ring_head(skel, 0) - h, 1);
+	notice = ring_slot(h);
+	ASSERT_EQ(notice.rec.count & FLOWTOP_RECORD_NOTICE, FLOWTOP_RECORD_NOTICE);
+	idx = notice.rec.count & ~FLOWTOP_RECORD_NOTICE;
+	set = join_set(idx);
+	ASSERT_EQ(set.owner.rec.count >> FLOWTOP_RECORD_FRAME_SHIFT & FLOWTOP_RECORD_FRAMES_MAX, 7);
+	ASSERT_EQ(set.owner.rec.count & FLOWTOP_RECORD_BYTES_MASK, 7 * f.len);
+	ASSERT_EQ(set.owner.rec.count >> FLOWTOP_RECORD_PROTO_SHIFT & 0xff, IPPROTO_UDP);
+	ASSERT_EQ(set.owner.rec.src4, inet_addr(A4));
+	ASSERT_EQ(set.owner.rec.dst4, inet_addr(B4));
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 7);
+	ASSERT_EQ(host(B4)->total.rx_bytes, 7 * f.len);
+	ASSERT_EQ(join_set(idx).owner.rec.count, 0);
+	ASSERT_OK(run_on_cpu(0, &f));
+	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_EQ(ring_head(skel, 0) - h, 2);
+	ASSERT_EQ(ring_slot(h + 1).rec.count, notice.rec.count);
+	ASSERT_OK(sample());
+	ASSERT_EQ(host(A4)->total.tx_packets, 8);
+	ASSERT_EQ(totals.total.spilled, 0);
+}
+
 /* CPU 0's word that turns its joins off. */
 static uint64_t no_joins(void)
 {
@@ -1735,6 +1803,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_slot_none_and_slot_reuse);
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_records_join_their_pair);
+	RUN_TEST(test_owner_counts_in_place);
 	RUN_TEST(test_joins_race_drains);
 	RUN_TEST(test_joins_off_while_pairs_do_not_repeat);
 	RUN_TEST(test_records_of_both_families);
