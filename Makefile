@@ -164,7 +164,7 @@ screenshots: test-deps $(BIN)
 	$(Q)FLOWTOP=$(BIN) screenshots/make.sh
 
 BENCH_TOOLS := $(OUT)/bench/testrun_cost $(OUT)/bench/flood_send $(OUT)/bench/attach_filter $(OUT)/bench/empty.bpf.o $(OUT)/bench/tick \
-	$(OUT)/bench/churn_send
+	$(OUT)/bench/churn_send $(OUT)/bench/jit_lines
 
 # every benchmark, written to bench/RESULTS.md (root; never part of check)
 bench:

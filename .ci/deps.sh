@@ -7,7 +7,8 @@
 # run as root on Debian, prints what it installs; elsewhere it fails with the list.
 set -u
 
-want=${1:-build} # build, test, bench (test + the peers make bench compares with), or
+want=${1:-build} # build, test, bench (test + the peers make bench compares with, and perf
+# for bench/profile.sh), or
 # kernels (test + what make check-kernels boots: qemu, a static busybox, Debian 12's 6.1)
 # each line: how to check it, the Debian package that provides it
 build_deps='
@@ -74,6 +75,7 @@ kernel_package() {
 bench_deps='
 cmd iftop iftop
 cmd iptraf-ng iptraf-ng
+cmd perf linux-perf
 '
 deb_deps='
 cmd dpkg-buildpackage dpkg-dev

@@ -83,6 +83,14 @@ struct {
 	__type(value, struct flow_pair_set);
 } joins SEC(".maps");
 
+/* Wakes user space when a CPU's ring passes a quarter full: one notice (the CPU's tail)
+ * a crossing, so that it drains long before the ring fills, whatever its drain timer
+ * says (struct flow_ring_ctl's woken). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, FLOWTOP_WAKE_BYTES);
+} wake SEC(".maps");
+
 /* Where frames go when their CPU's ring is full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
@@ -567,14 +575,27 @@ static __always_inline void note_hint(struct flow_pair_set *set, __u32 h, __u64 
 	set->way[0] = hint;
 }
 
+/* Wakes user space when this CPU's ring, published up to head, holds more than a quarter
+ * of its slots since it drained to tail: once for that tail (woken). A notice that finds the
+ * wake ring full is lost, and the drain timer drains the ring instead. */
+static __always_inline void wake_when_filling(struct flow_ring_ctl *ctl, __u64 head, __u64 tail)
+{
+	if (head - tail <= (ring_mask + 1) / 4 || ctl->woken == tail + 1)
+		return;
+	ctl->woken = tail + 1;
+	bpf_ringbuf_output(&wake, &tail, sizeof(tail), BPF_RB_FORCE_WAKEUP);
+}
+
 /* Moves this CPU's head to head, publishing what was written before it. Only this CPU
  * writes head, its sets and the slots past head, and a socket filter does not nest on a
  * CPU (it runs with bottom halves off), so nothing else races: the record is written
  * first, head after it. On x86 stores are not reordered with each other, and a plain
  * store to head publishes the record; elsewhere head is written by an exchange, which
  * the BPF memory model orders fully (a store-release would do, but BPF has one only
- * from Linux 6.15 and clang 20). User space reads head with acquire (sampler.c). */
-static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head)
+ * from Linux 6.15 and clang 20). User space reads head with acquire (sampler.c). tail
+ * is the one the caller made room by; for a live frame, a head past a quarter of the ring from
+ * it wakes user space. */
+static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head, __u64 tail, int live)
 {
 	if (exchange_head) {
 		__sync_lock_test_and_set(&ctl->head, head);
@@ -582,6 +603,8 @@ static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head)
 		asm volatile("" ::: "memory"); /* what it publishes before the head */
 		*(volatile __u64 *)&ctl->head = head;
 	}
+	if (live)
+		wake_when_filling(ctl, head, tail);
 }
 
 /* Opens the owner of this CPU's set idx for the frame's pair, with count (the frame,
@@ -590,13 +613,12 @@ static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head)
  * alone, and user space reads it only after the notice, so plain stores do. */
 static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
 				      union flow_ring_slot *own, __u32 idx, const struct cursor *c,
-				      __u64 count)
+				      __u64 count, int live)
 {
-	__u64 head = ctl->head;
+	__u64 head = ctl->head, tail = *(volatile __u64 *)&ctl->tail;
 	union flow_ring_slot *notice;
 
-	notice =
-	    head + 1 - *(volatile __u64 *)&ctl->tail > ring_mask + 1 ? NULL : ring_at(cpu, head);
+	notice = head + 1 - tail > ring_mask + 1 ? NULL : ring_at(cpu, head);
 	if (!notice) {
 		own->rec.count = 0;
 		return 0;
@@ -606,7 +628,7 @@ static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
 	own->rec.count = count;
 	notice->rec.count = FLOWTOP_RECORD_NOTICE | idx;
 	notice->rec.src4 = notice->rec.dst4 = 0;
-	publish(ctl, head + 1);
+	publish(ctl, head + 1, tail, live);
 	return 1;
 }
 
@@ -617,7 +639,7 @@ static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
  * opens again. */
 static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
 				     struct flow_pair_set *set, __u32 idx, const struct cursor *c,
-				     __u64 bytes, __u64 whose)
+				     __u64 bytes, __u64 whose, int live)
 {
 	union flow_ring_slot *own = &set->owner;
 	__u64 one = FLOWTOP_RECORD_ONE_FRAME | bytes, count = *(volatile __u64 *)&own->rec.count;
@@ -630,7 +652,7 @@ static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
 		if (__sync_fetch_and_add(&own->rec.count, one))
 			return 1;
 	}
-	return owner_open(cpu, ctl, own, idx, c, whose | one);
+	return owner_open(cpu, ctl, own, idx, c, whose | one, live);
 }
 
 /* Hands the frame to user space: an IPv4 frame counted in its set's owner when its pair
@@ -638,8 +660,9 @@ static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
  * CPU's ring (ring_join()), or in a new record it publishes (one slot for an IPv4 pair,
  * three for IPv6) the pair's hint then points at; 0 when the ring is full. While user
  * space says the CPU's pairs do not repeat (no_joins), every frame is a new record and
- * no set is read or written. */
-static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot)
+ * no set is read or written. For a live frame (not a capture file's, whose runs drain
+ * as they go), what takes the ring past a quarter full wakes user space. */
+static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot, int live)
 {
 	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
 	__u64 whose = (c->v4 ? 0 : FLOWTOP_RECORD_V6) | (__u64)proto << FLOWTOP_RECORD_PROTO_SHIFT |
@@ -650,7 +673,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	__u32 h = pair_hash(c, whose);
 	struct flow_ring_ctl *ctl;
 	struct flow_pair_set *set;
-	__u64 head, joins;
+	__u64 head, tail, joins;
 
 	ctl = bpf_map_lookup_elem(&ring_ctl, &cpu);
 	set = pair_set(cpu, h);
@@ -659,12 +682,13 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	/* in a flood of pairs that do not repeat, a set is a line missed in vain (a flag of
 	 * its own, not set made NULL: 6.1's verifier loses which of the two clang tests) */
 	joins = !*(volatile __u64 *)&ctl->no_joins;
-	if (joins && ((c->v4 && owner_add(cpu, ctl, set, h & set_mask, c, bytes, whose)) ||
+	if (joins && ((c->v4 && owner_add(cpu, ctl, set, h & set_mask, c, bytes, whose, live)) ||
 		      ring_join(cpu, ctl, set->way[0], h, c, bytes, whose) ||
 		      ring_join(cpu, ctl, set->way[1], h, c, bytes, whose)))
 		return 1;
 	head = ctl->head;
-	if (head + len - *(volatile __u64 *)&ctl->tail > ring_mask + 1)
+	tail = *(volatile __u64 *)&ctl->tail;
+	if (head + len - tail > ring_mask + 1)
 		return 0;
 	first = ring_at(cpu, head);
 	if (!first)
@@ -684,7 +708,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	first->rec.count = whose | FLOWTOP_RECORD_ONE_FRAME | bytes;
 	if (joins)
 		note_hint(set, h, head);
-	publish(ctl, head + len);
+	publish(ctl, head + len, tail, live);
 	return 1;
 }
 
@@ -764,9 +788,10 @@ static __always_inline enum verdict dissect(struct __sk_buff *skb, struct cursor
 }
 
 /* Counts a dissected frame of `bytes` on the wire: in its slot's stats, and its two
- * addresses in a record of this CPU's ring, or in the spill map when the ring is full. */
+ * addresses in a record of this CPU's ring, or in the spill map when the ring is full.
+ * live: a frame of a socket (not of a capture file), whose record may wake user space. */
 static __always_inline void count(const struct cursor *c, enum verdict v, __u64 bytes, __u32 slot,
-				  struct flow_stats *st, int outgoing)
+				  struct flow_stats *st, int outgoing, int live)
 {
 	st->frames++;
 	st->bytes += bytes;
@@ -783,7 +808,7 @@ static __always_inline void count(const struct cursor *c, enum verdict v, __u64 
 		return;
 	}
 	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
-	if (ring_push(c, bytes, (__u16)slot))
+	if (ring_push(c, bytes, (__u16)slot, live))
 		return;
 	spill_frame(c, bytes, slot, st);
 }
@@ -826,7 +851,7 @@ int flowtop_count(struct __sk_buff *skb)
 	} else {
 		c.next = (first >> 4) == 4 ? ETH_P_IP : (first >> 4) == 6 ? ETH_P_IPV6 : 0;
 	}
-	count(&c, dissect(skb, &c), bytes, slot, st, skb->pkt_type == PACKET_OUTGOING);
+	count(&c, dissect(skb, &c), bytes, slot, st, skb->pkt_type == PACKET_OUTGOING, 1);
 	return 0;
 }
 
@@ -853,7 +878,7 @@ __noinline int count_file_frame(struct __sk_buff *skb, __u32 off, __u32 slot, __
 	v = dissect(skb, &c);
 	if (v == V_CUT && f.held)
 		return -(int)(sizeof(f) + f.len);
-	count(&c, v, (__u64)f.len + f.held + f.extra + hlen, slot, st, 0);
+	count(&c, v, (__u64)f.len + f.held + f.extra + hlen, slot, st, 0, 0);
 	return sizeof(f) + f.len;
 }
 

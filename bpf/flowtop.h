@@ -79,14 +79,22 @@ struct flow_spill_key {
 	__u32 slot;
 };
 
+/* The wake ring (a BPF ring buffer) through which the filter wakes user space when a
+ * CPU's ring passes a quarter full: an 8-byte notice each, 16 bytes with its header, one a CPU
+ * between two drains, so 64 KiB holds those of 4,096 CPUs. */
+#define FLOWTOP_WAKE_BYTES (64u << 10)
+
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
 /* The head and tail of one CPU's ring, on cache lines of their own: the filter on that
- * CPU is the only writer of head, user space the only writer of tail and no_joins. Both
- * count slots since the ring was made; a slot's index is count & (slots - 1). */
+ * CPU is the only writer of head and woken, user space the only writer of tail and
+ * no_joins. Both count slots since the ring was made; a slot's index is count & (slots -
+ * 1). */
 struct flow_ring_ctl {
-	__u64 head; /* slots published (the filter writes it) */
-	__u64 _pad1[7];
+	__u64 head;  /* slots published (the filter writes it) */
+	__u64 woken; /* tail + 1 when the filter last woke user space, at the ring's passing
+		      * a quarter full since that tail (the filter writes it) */
+	__u64 _pad1[6];
 	__u64 tail;	/* slots consumed (user space writes it) */
 	__u64 no_joins; /* nonzero: every frame a new record, no pair set read or written
 			 * (user space found that the CPU's pairs did not repeat; see

@@ -193,7 +193,7 @@ enum outcome batch_run(struct capture *c, const struct cli_opts *opts, struct ex
 		return OUTCOME_FAILED;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b.last);
-	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
+	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS, capture_wake_fd(c));
 	if (!l) {
 		groups_free(b.groups);
 		outcome_say(opts->json, "cannot set up the sampling loop: %s", strerror(errno));

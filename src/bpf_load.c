@@ -236,6 +236,7 @@ void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps)
 	maps->ring_fd = bpf_map__fd(skel->maps.ring);
 	maps->ring_ctl_fd = bpf_map__fd(skel->maps.ring_ctl);
 	maps->joins_fd = bpf_map__fd(skel->maps.joins);
+	maps->wake_fd = bpf_map__fd(skel->maps.wake);
 	maps->spill_fd = bpf_map__fd(skel->maps.spill);
 	maps->stats_fd = bpf_map__fd(skel->maps.stats);
 	maps->links_fd = bpf_map__fd(skel->maps.links);

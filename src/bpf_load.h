@@ -44,7 +44,7 @@ struct bpf_load_verified {
 
 /* The map fds a sampler reads, and the ring's geometry. */
 struct bpf_maps {
-	int ring_fd, ring_ctl_fd, joins_fd, spill_fd, stats_fd, links_fd;
+	int ring_fd, ring_ctl_fd, joins_fd, wake_fd, spill_fd, stats_fd, links_fd;
 	unsigned ring_slots; /* per CPU */
 	unsigned join_sets;  /* pair sets per CPU (struct flow_pair_set) */
 	unsigned ncpus;	     /* rings (possible CPUs) */

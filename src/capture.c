@@ -686,6 +686,11 @@ int capture_link_event(struct capture *c, char *msg, size_t len)
 	return !c->w.nlinks || gone == c->w.nlinks ? -ENODEV : 0;
 }
 
+int capture_wake_fd(const struct capture *c)
+{
+	return sampler_wake_fd(c->sampler);
+}
+
 int capture_fd(const struct capture *c)
 {
 	return c->epoll_fd;

@@ -61,10 +61,12 @@ int capture_flush(struct capture *c);
 /* Reads the kernel's counters; interval is the time since the previous sample. */
 int capture_sample(struct capture *c, double interval);
 
-/* Empties the rings into the host table; call it every CAPTURE_DRAIN_SECONDS or
- * sooner, so the rings never fill (frames then take the slower spill map). */
+/* Empties the rings into the host table; call it every CAPTURE_DRAIN_SECONDS and
+ * whenever capture_wake_fd() polls readable (the filter found a ring a quarter full), so the
+ * rings never fill (frames then take the slower spill map). */
 uint64_t capture_drain(struct capture *c);
-#define CAPTURE_DRAIN_SECONDS 0.02
+int capture_wake_fd(const struct capture *c);
+#define CAPTURE_DRAIN_SECONDS 0.25
 
 /* Feeds the frames counted from now on to conv too (NULL: stop); see convo.h. Not
  * owned; attaching to another interface stops it. */

@@ -108,6 +108,17 @@ static int probe_mmapable_array(void)
 	return probe_map(BPF_MAP_TYPE_ARRAY, BPF_F_MMAPABLE);
 }
 
+static int probe_ringbuf(void)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, 4096, NULL);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno == EINVAL ? 0 : -errno;
+}
+
 /* a fetch-and-add on a stack slot, as ring_join() does on a record */
 static int probe_atomics(void)
 {
@@ -139,6 +150,8 @@ const struct kfeature kfeatures[] = {
 	{ "mmap-able arrays (BPF_F_MMAPABLE)", "5.5", "the rings, read without a system call", NULL,
 	  probe_mmapable_array },
 	{ "global functions", "5.6", "a capture file's frames in one run", NULL, NULL },
+	{ "BPF ring buffers", "5.8", "the filter wakes flowtop when a ring passes a quarter full",
+	  NULL, probe_ringbuf },
 	{ "BPF atomics (fetch-and-add, exchange)", "5.12",
 	  "a frame added to a record user space may be taking", NULL, probe_atomics },
 	{ "run-time statistics (BPF_ENABLE_STATS)", "5.8", "the filter's cost per frame",

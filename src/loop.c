@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* loop.c: two timerfds and a signalfd in one poll(2) with the caller's fds. */
+/* loop.c: two timerfds, a signalfd and the wake fd in one poll(2) with the caller's
+ * fds. */
 #include "loop.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 
 struct loop {
 	int sample_fd, drain_fd, signal_fd;
+	int wake_fd; /* the caller's */
 };
 
 static int make_timer(double seconds)
@@ -53,13 +55,14 @@ int loop_block_signals(void)
 	return sigprocmask(SIG_BLOCK, &mask, NULL) ? -errno : 0;
 }
 
-struct loop *loop_new(double delay, double drain)
+struct loop *loop_new(double delay, double drain, int wake_fd)
 {
 	struct loop *l = calloc(1, sizeof(*l));
 	sigset_t mask;
 
 	if (!l)
 		return NULL;
+	l->wake_fd = wake_fd;
 	loop_signal_set(&mask);
 	l->sample_fd = make_timer(delay);
 	l->drain_fd = make_timer(drain < delay ? drain : delay);
@@ -87,6 +90,8 @@ void loop_free(struct loop *l)
 	free(l);
 }
 
+#define LOOP_OWN_FDS 5 /* the timers, the signalfd, the capture's fd, the wake fd */
+
 static bool expired(int fd)
 {
 	uint64_t ticks;
@@ -97,24 +102,25 @@ static bool expired(int fd)
 int loop_wait(struct loop *l, int sock, const int *fds, short *revents, int nfds, int timeout_ms,
 	      int *signo)
 {
-	struct pollfd pfd[4 + LOOP_MAX_FDS] = {
-		{ .fd = l->sample_fd, .events = POLLIN },
-		{ .fd = l->drain_fd, .events = POLLIN },
-		{ .fd = l->signal_fd, .events = POLLIN },
-		{ .fd = sock, .events = POLLIN },
+	struct pollfd pfd[LOOP_OWN_FDS + LOOP_MAX_FDS] = {
+		{ .fd = l->sample_fd, .events = POLLIN }, { .fd = l->drain_fd, .events = POLLIN },
+		{ .fd = l->signal_fd, .events = POLLIN }, { .fd = sock, .events = POLLIN },
+		{ .fd = l->wake_fd, .events = POLLIN },
 	};
 	int n, i, events = 0;
 
 	for (i = 0; i < nfds && i < LOOP_MAX_FDS; i++)
-		pfd[4 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	n = poll(pfd, (nfds_t)(4 + i), timeout_ms);
+		pfd[LOOP_OWN_FDS + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	n = poll(pfd, (nfds_t)(LOOP_OWN_FDS + i), timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
 	for (i = 0; i < nfds && i < LOOP_MAX_FDS; i++)
-		revents[i] = pfd[4 + i].revents;
+		revents[i] = pfd[LOOP_OWN_FDS + i].revents;
 	if (pfd[0].revents & POLLIN && expired(l->sample_fd))
 		events |= LOOP_SAMPLE;
 	if (pfd[1].revents & POLLIN && expired(l->drain_fd))
+		events |= LOOP_DRAIN;
+	if (pfd[4].revents & POLLIN) /* answered by the drain, which takes the notices */
 		events |= LOOP_DRAIN;
 	if (pfd[2].revents & POLLIN) {
 		struct signalfd_siginfo si;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* loop.h: the one event loop under the batch mode and the screen: the sample timer, the
- * drain timer, SIGINT/SIGTERM/SIGHUP/SIGUSR1 through a signalfd, the capture's
- * errors, and the caller's own fds (the keyboard, the resolver). Signals are blocked from
+ * drain timer and the filter's wake fd, SIGINT/SIGTERM/SIGHUP/SIGUSR1 through a
+ * signalfd, the capture's errors, and the caller's own fds (the keyboard, the
+ * resolver). Signals are blocked from
  * loop_new() on and stay blocked, so no thread started later takes one, and one arriving
  * during shutdown cannot kill what ends cleanly. */
 #ifndef FLOWTOP_LOOP_H
@@ -15,7 +16,7 @@
 
 enum loop_event {
 	LOOP_SAMPLE = 1u << 0, /* time for a sample */
-	LOOP_DRAIN = 1u << 1,  /* time to empty the rings */
+	LOOP_DRAIN = 1u << 1,  /* time to empty the rings (the timer, or the wake fd) */
 	LOOP_SIGNAL = 1u << 2, /* a signal arrived: its number in signo */
 	LOOP_LINK = 1u << 3,   /* the links fd is readable: check the interfaces */
 };
@@ -26,8 +27,10 @@ struct loop;
  * starting a thread that must never take one. 0 or -errno. */
 int loop_block_signals(void);
 
-/* Samples every delay seconds, drains every drain seconds. NULL with errno set. */
-struct loop *loop_new(double delay, double drain);
+/* Samples every delay seconds; drains every drain seconds, and whenever wake_fd (not
+ * owned; -1: none) polls readable, which the drain must then answer (it stays readable
+ * until then). NULL with errno set. */
+struct loop *loop_new(double delay, double drain, int wake_fd);
 void loop_free(struct loop *l);
 
 /* Waits for something to do (timeout_ms, or -1 for no limit), on the loop's fds, the

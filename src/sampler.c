@@ -30,6 +30,8 @@ struct sampler {
 	struct flow_pair_set *sets;	    /* ncpus * join_sets pair sets (an owner is taken by
 					     * exchanging its count for 0) */
 	size_t ring_len, ctl_len, sets_len; /* mmap lengths */
+	struct ring_buffer *wake; /* the filter's notices that a ring passed a quarter full */
+	uint64_t wakes;		  /* notices taken */
 	struct flow_stats *stats; /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
 	bool stats_batch;	  /* read them with one BPF_MAP_LOOKUP_BATCH (else a slot a call) */
 	unsigned nslots;	  /* slots read: [0, nslots) */
@@ -107,6 +109,22 @@ static void joins_restart(struct sampler *s)
 	}
 }
 
+/* A notice of the wake ring: a drain follows, whatever it named. */
+static int on_wake(void *ctx, void *data, size_t size)
+{
+	struct sampler *s = ctx;
+
+	(void)data, (void)size;
+	s->wakes++;
+	return 0;
+}
+
+/* Takes the wake ring's notices, before a drain that answers them. */
+static void take_wakes(struct sampler *s)
+{
+	ring_buffer__consume(s->wake);
+}
+
 struct sampler *sampler_new(const struct bpf_maps *maps)
 {
 	struct bpf_map_info info = {};
@@ -133,6 +151,7 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->ctl = mmap(NULL, s->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_ctl_fd, 0);
 	s->sets_len = page_round((size_t)maps->ncpus * maps->join_sets * sizeof(*s->sets));
 	s->sets = mmap(NULL, s->sets_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->joins_fd, 0);
+	s->wake = ring_buffer__new(maps->wake_fd, on_wake, s, NULL);
 	/* a walk racing inserts and evictions may meet more keys than the map holds */
 	s->spill_cap = info.max_entries + info.max_entries / 8 + 64;
 	s->spill_keys = calloc(s->spill_cap, sizeof(*s->spill_keys));
@@ -140,7 +159,7 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->stats = calloc((size_t)FLOWTOP_MAX_SLOTS * maps->ncpus, sizeof(*s->stats));
 	s->joins_off = calloc(maps->ncpus, sizeof(*s->joins_off));
 	s->stats_batch = true;
-	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED || s->sets == MAP_FAILED) {
+	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED || s->sets == MAP_FAILED || !s->wake) {
 		err = errno;
 		sampler_free(s);
 		errno = err;
@@ -166,6 +185,7 @@ void sampler_free(struct sampler *s)
 		munmap((void *)s->ctl, s->ctl_len);
 	if (s->sets != MAP_FAILED)
 		munmap(s->sets, s->sets_len);
+	ring_buffer__free(s->wake);
 	free(s->spill_keys);
 	free(s->spill_vals);
 	free(s->stats);
@@ -336,11 +356,22 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 	return n;
 }
 
+int sampler_wake_fd(const struct sampler *s)
+{
+	return ring_buffer__epoll_fd(s->wake);
+}
+
+uint64_t sampler_wakes(const struct sampler *s)
+{
+	return s->wakes;
+}
+
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 {
 	uint64_t n = 0;
 	unsigned c;
 
+	take_wakes(s);
 	for (c = 0; c < s->m.ncpus; c++)
 		n += drain_cpu(s, t, c);
 	return n;
@@ -580,16 +611,14 @@ static void table_totals(struct flow_totals *totals, const struct hosttab *t)
 
 int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *totals, double interval)
 {
-
 	struct flow_stats now, slot_now[FLOWTOP_MAX_SLOTS];
-	unsigned c, i;
+	unsigned i;
 	int err;
 
 	/* hosts first, then stats: the filter counts a frame in the stats before it
 	 * publishes its record or adds it to one, so every record drained here (taken: no
 	 * frame joins it after) is in the stats read after */
-	for (c = 0; c < s->m.ncpus; c++)
-		drain_cpu(s, t, c);
+	sampler_drain(s, t);
 	err = read_stats(s, slot_now, &now);
 	if (err)
 		return err;
@@ -645,11 +674,9 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 {
 	__u32 slot;
 	size_t n, i;
-	unsigned c;
 	int err;
 
-	for (c = 0; c < s->m.ncpus; c++) /* what the rings hold is dropped */
-		drain_cpu(s, NULL, c);
+	sampler_drain(s, NULL); /* what the rings hold is dropped */
 	joins_restart(s);
 	err = read_by_key(s, &n);
 	if (err)

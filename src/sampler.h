@@ -70,8 +70,13 @@ void sampler_free(struct sampler *s);
 /* Empties the maps, the table and the totals: call while no socket is attached. */
 int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *totals);
 
-/* Moves every record the rings hold into t (no system call). Returns how many. */
+/* Moves every record the rings hold into t (no system call), after taking the wake
+ * ring's notices. Returns how many. */
 uint64_t sampler_drain(struct sampler *s, struct hosttab *t);
+/* An fd that polls readable while the filter's notice that a ring passed a quarter full waits
+ * (the wake ring): drain then. sampler_wakes() counts the notices drains took. */
+int sampler_wake_fd(const struct sampler *s);
+uint64_t sampler_wakes(const struct sampler *s);
 /* What a drain does with one ring's slots [tail, head) (ring[i & mask]): each record,
  * and the owner of each set of sets[nsets] a notice names, into its two hosts (seen on
  * the link of its interface's slot when track_links), and into convo when not NULL;

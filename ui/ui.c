@@ -418,7 +418,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	u.group_view.sort = u.main.sort;
 	/* the loop blocks the signals before the resolver thread starts, which inherits the
 	 * mask: a signal then always reaches the signalfd, never a thread */
-	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS);
+	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS, capture_wake_fd(c));
 	if (!l) {
 		fprintf(stderr, "flowtop: cannot set up the screen loop: %s\n", strerror(errno));
 		return 1;

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <linux/if_ether.h>
@@ -1341,6 +1342,62 @@ static void test_full_ring_spills_exactly(void)
 	rig_close(&r);
 }
 
+/* Whether fd polls readable now. */
+static bool readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && p.revents & POLLIN;
+}
+
+/* A ring that passes a quarter full wakes user space, once until a drain: the wake fd polls
+ * readable, a drain takes the notice and the fd is quiet again, and the next crossing
+ * wakes it again. A ring at a quarter, or a capture file's frames past it, wake nobody. */
+static void test_filling_ring_wakes_user_space(void)
+{
+	struct filefeed *feed;
+	struct frame f;
+	struct rig r;
+	int fd, i;
+
+	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 64, .spill_hosts = 4096 }))
+		return;
+	fd = sampler_wake_fd(r.ss);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_TRUE(run_sources_in(&f, "10.1", 16)); /* a slot each: a quarter of the ring */
+	ASSERT_TRUE(!readable(fd));
+	ASSERT_TRUE(run_sources_in(&f, "10.2", 1));
+	ASSERT_TRUE(readable(fd));
+	ASSERT_TRUE(run_sources_in(&f, "10.3", 10)); /* past a quarter still: no second notice */
+	ASSERT_EQ(sampler_drain(r.ss, tab), 27);
+	ASSERT_EQ(sampler_wakes(r.ss), 1);
+	ASSERT_TRUE(!readable(fd));
+	ASSERT_TRUE(run_sources_in(&f, "10.4", 40));
+	ASSERT_TRUE(readable(fd));
+	ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
+	ASSERT_EQ(sampler_wakes(r.ss), 2);
+	ASSERT_TRUE(!readable(fd));
+	/* a capture file's runs: the reader drains as it goes */
+	feed = filefeed_new(r.skel);
+	if (ASSERT_TRUE(feed)) {
+		for (i = 0; i < 40; i++) {
+			char src[32];
+
+			snprintf(src, sizeof(src), "10.5.0.%d", i + 1);
+			eth(&f, ETH_P_IP), ipv4(&f, src, B4, IPPROTO_UDP), udp(&f);
+			ASSERT_OK(filefeed_add(feed, f.b, f.len, 0));
+		}
+		ASSERT_OK(filefeed_flush(feed));
+		ASSERT_TRUE(!readable(fd));
+		filefeed_free(feed);
+	}
+	ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));
+	ASSERT_EQ(totals.total.frames, 107);
+	ASSERT_EQ(totals.total.spilled, 0);
+	ASSERT_EQ(host(B4)->total.rx_packets, 107);
+	rig_close(&r);
+}
+
 /* n frames from src to B4 on CPU 0 */
 static bool run_from(struct frame *f, const char *src, int n)
 {
@@ -1420,14 +1477,42 @@ static void test_spill_read_all_or_nothing(void)
 }
 
 /* The length of a loaded program's translated instructions. */
-static __u32 xlated_len(const struct flowtop_bpf *s)
+/* The program s loaded, as the verifier left it, into buf (cap bytes); its length, or 0. */
+static __u32 xlated(const struct flowtop_bpf *s, void *buf, __u32 cap)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
-	if (bpf_obj_get_info_by_fd(bpf_load_prog_fd(s), &info, &len))
+	if (bpf_obj_get_info_by_fd(bpf_load_prog_fd(s), &info, &len) || info.xlated_prog_len > cap)
 		return 0;
-	return info.xlated_prog_len;
+	cap = info.xlated_prog_len;
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = cap;
+	info.xlated_prog_insns = (__u64)(unsigned long)buf;
+	len = sizeof(info);
+	return bpf_obj_get_info_by_fd(bpf_load_prog_fd(s), &info, &len) ? 0 : cap;
+}
+
+/* Whether a and b loaded other instructions: the maps each refers to (by id, in a
+ * 64-bit immediate load) aside. */
+static bool programs_differ(const struct flowtop_bpf *a, const struct flowtop_bpf *b)
+{
+	static struct bpf_insn x[1 << 16], y[1 << 16]; /* the program is some 3,000 */
+	__u32 n = xlated(a, x, sizeof(x)) / sizeof(*x), m = xlated(b, y, sizeof(y)) / sizeof(*y), i;
+	bool map = false; /* x[i] is the second half of a map's immediate */
+
+	if (!n || n != m)
+		return n != m;
+	for (i = 0; i < n; i++) {
+		bool by_map = map || (x[i].code == (BPF_LD | BPF_IMM | BPF_DW) && x[i].src_reg);
+
+		if (x[i].code != y[i].code || x[i].dst_reg != y[i].dst_reg ||
+		    x[i].src_reg != y[i].src_reg || x[i].off != y[i].off ||
+		    (!by_map && x[i].imm != y[i].imm))
+			return true;
+		map = !map && by_map;
+	}
+	return false;
 }
 
 /* The ring published by a fully ordered exchange, as on weakly ordered CPUs: another
@@ -1439,7 +1524,7 @@ static void test_ring_published_by_exchange(void)
 
 	if (!rig_open(&r, (struct bpf_load_opts){ .ring_slots = 4096, .exchange_head = true }))
 		return;
-	ASSERT_TRUE(xlated_len(r.skel) != xlated_len(r.saved));
+	ASSERT_TRUE(programs_differ(r.skel, r.saved));
 	if (run_sources(&f, 1000) && ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0))) {
 		ASSERT_EQ(totals.total.frames, 1000);
 		ASSERT_EQ(totals.total.spilled, 0);
@@ -1810,6 +1895,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_records_carry_the_protocol);
 	RUN_TEST(test_deltas_across_samples);
 	RUN_TEST(test_full_ring_spills_exactly);
+	RUN_TEST(test_filling_ring_wakes_user_space);
 	RUN_TEST(test_spill_entry_made_anew);
 	RUN_TEST(test_ring_published_by_exchange);
 	RUN_TEST(test_spill_read_all_or_nothing);
