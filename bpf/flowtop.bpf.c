@@ -575,9 +575,9 @@ static __always_inline void note_hint(struct flow_pair_set *set, __u32 h, __u64 
 	set->way[0] = hint;
 }
 
-/* Wakes user space when this CPU's ring, published up to head, holds more than a quarter
- * of its slots since it drained to tail: once for that tail (woken). A notice that finds the
- * wake ring full is lost, and the drain timer drains the ring instead. */
+/* Wakes user space when this CPU's ring, published up to head, holds more than a
+ * quarter of its slots since it drained to tail: once for that tail (woken). A notice
+ * that finds the wake ring full is lost, and the drain timer drains the ring instead. */
 static __always_inline void wake_when_filling(struct flow_ring_ctl *ctl, __u64 head, __u64 tail)
 {
 	if (head - tail <= (ring_mask + 1) / 4 || ctl->woken == tail + 1)
@@ -593,8 +593,8 @@ static __always_inline void wake_when_filling(struct flow_ring_ctl *ctl, __u64 h
  * store to head publishes the record; elsewhere head is written by an exchange, which
  * the BPF memory model orders fully (a store-release would do, but BPF has one only
  * from Linux 6.15 and clang 20). User space reads head with acquire (sampler.c). tail
- * is the one the caller made room by; for a live frame, a head past a quarter of the ring from
- * it wakes user space. */
+ * is the one the caller made room by (ring_room()); for a live frame, a head past a
+ * quarter of the ring from it wakes user space. */
 static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head, __u64 tail, int live)
 {
 	if (exchange_head) {
@@ -607,6 +607,16 @@ static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head, __u64
 		wake_when_filling(ctl, head, tail);
 }
 
+/* The slot at this CPU's head (read into *head, its tail into *tail) when the ring has
+ * room for len more slots, else NULL. */
+static __always_inline union flow_ring_slot *ring_room(__u32 cpu, struct flow_ring_ctl *ctl,
+						       __u32 len, __u64 *head, __u64 *tail)
+{
+	*head = ctl->head;
+	*tail = *(volatile __u64 *)&ctl->tail;
+	return *head + len - *tail > ring_mask + 1 ? NULL : ring_at(cpu, *head);
+}
+
 /* Opens the owner of this CPU's set idx for the frame's pair, with count (the frame,
  * and whose), and publishes the notice that names it: 1, or 0 when the ring has no room
  * for the notice (the owner is then left free). The owner is free or holds this frame
@@ -615,10 +625,10 @@ static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
 				      union flow_ring_slot *own, __u32 idx, const struct cursor *c,
 				      __u64 count, int live)
 {
-	__u64 head = ctl->head, tail = *(volatile __u64 *)&ctl->tail;
 	union flow_ring_slot *notice;
+	__u64 head, tail;
 
-	notice = head + 1 - tail > ring_mask + 1 ? NULL : ring_at(cpu, head);
+	notice = ring_room(cpu, ctl, 1, &head, &tail);
 	if (!notice) {
 		own->rec.count = 0;
 		return 0;
@@ -686,11 +696,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 		      ring_join(cpu, ctl, set->way[0], h, c, bytes, whose) ||
 		      ring_join(cpu, ctl, set->way[1], h, c, bytes, whose)))
 		return 1;
-	head = ctl->head;
-	tail = *(volatile __u64 *)&ctl->tail;
-	if (head + len - tail > ring_mask + 1)
-		return 0;
-	first = ring_at(cpu, head);
+	first = ring_room(cpu, ctl, len, &head, &tail);
 	if (!first)
 		return 0;
 	if (c->v4) {

@@ -80,8 +80,8 @@ struct flow_spill_key {
 };
 
 /* The wake ring (a BPF ring buffer) through which the filter wakes user space when a
- * CPU's ring passes a quarter full: an 8-byte notice each, 16 bytes with its header, one a CPU
- * between two drains, so 64 KiB holds those of 4,096 CPUs. */
+ * CPU's ring passes a quarter full: an 8-byte notice each, 16 bytes with its header, one
+ * a CPU between two drains, so 64 KiB holds those of 4,096 CPUs. */
 #define FLOWTOP_WAKE_BYTES (64u << 10)
 
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */

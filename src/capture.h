@@ -62,8 +62,8 @@ int capture_flush(struct capture *c);
 int capture_sample(struct capture *c, double interval);
 
 /* Empties the rings into the host table; call it every CAPTURE_DRAIN_SECONDS and
- * whenever capture_wake_fd() polls readable (the filter found a ring a quarter full), so the
- * rings never fill (frames then take the slower spill map). */
+ * whenever capture_wake_fd() polls readable (the filter found a ring a quarter full),
+ * so the rings never fill (frames then take the slower spill map). */
 uint64_t capture_drain(struct capture *c);
 int capture_wake_fd(const struct capture *c);
 #define CAPTURE_DRAIN_SECONDS 0.25

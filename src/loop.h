@@ -2,9 +2,9 @@
 /* loop.h: the one event loop under the batch mode and the screen: the sample timer, the
  * drain timer and the filter's wake fd, SIGINT/SIGTERM/SIGHUP/SIGUSR1 through a
  * signalfd, the capture's errors, and the caller's own fds (the keyboard, the
- * resolver). Signals are blocked from
- * loop_new() on and stay blocked, so no thread started later takes one, and one arriving
- * during shutdown cannot kill what ends cleanly. */
+ * resolver). Signals are blocked from loop_new() on and stay blocked, so no thread
+ * started later takes one, and one arriving during shutdown cannot kill what ends
+ * cleanly. */
 #ifndef FLOWTOP_LOOP_H
 #define FLOWTOP_LOOP_H
 

@@ -119,12 +119,6 @@ static int on_wake(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Takes the wake ring's notices, before a drain that answers them. */
-static void take_wakes(struct sampler *s)
-{
-	ring_buffer__consume(s->wake);
-}
-
 struct sampler *sampler_new(const struct bpf_maps *maps)
 {
 	struct bpf_map_info info = {};
@@ -371,7 +365,7 @@ uint64_t sampler_drain(struct sampler *s, struct hosttab *t)
 	uint64_t n = 0;
 	unsigned c;
 
-	take_wakes(s);
+	ring_buffer__consume(s->wake); /* the notices this drain answers */
 	for (c = 0; c < s->m.ncpus; c++)
 		n += drain_cpu(s, t, c);
 	return n;
