@@ -148,10 +148,15 @@ wait_for() {
 	done
 }
 
+# last_line FILE: the last whole line of FILE: flowtop writes a large sample (hundreds of
+# interfaces) in several writes, and a reader between them finds half a line at the end
+last_line() {
+	if [ -z "$(tail -c 1 "$1")" ]; then tail -n 1 "$1"; else tail -n 2 "$1" | head -n 1; fi
+}
 # last_is FILE JQ: the last JSON sample flowtop wrote to FILE satisfies JQ
 last_is() {
 	local line
-	line=$(tail -n 1 "$1") && [ -n "$line" ] && jqt "$2" <<<"$line" 2>/dev/null
+	line=$(last_line "$1") && [ -n "$line" ] && jqt "$2" <<<"$line" 2>/dev/null
 }
 # gone PID: the process has ended (a zombie too: it has exited, and whoever started it,
 # a tmux server say, has yet to collect its status)
@@ -160,7 +165,7 @@ gone() {
 }
 # counted FILE N: the last JSON sample flowtop wrote to FILE counts N frames (for
 # wait_for: the frames a test sent are all in before it looks at the counts)
-counted() { [ "$(tail -n 1 "$1" | jq -r .totals.packets 2>/dev/null)" = "$2" ]; }
+counted() { [ "$(last_line "$1" | jq -r .totals.packets 2>/dev/null)" = "$2" ]; }
 
 # start_bg NS OUT COMMAND...: run in a namespace, in the background, stdout to OUT;
 # the PID is in BG_PID and is killed on exit if still running
