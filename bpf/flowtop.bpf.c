@@ -735,18 +735,79 @@ static __always_inline int tag_before_start(struct __sk_buff *skb)
 	return after_mac != at_start;
 }
 
-/* The slot of the interface at ifindex, and its link header's length in *hlen. */
-static __always_inline __u32 slot_of(__u32 ifindex, __u32 *hlen)
+/* The watched interface at ifindex: its slot and its link header's length; 0 when the
+ * links array does not know it (its entry is free or another index's). */
+static __always_inline int link_of(__u32 ifindex, __u32 *slot, __u32 *hlen)
 {
 	__u32 idx = ifindex % FLOWTOP_LINK_INDEX;
 	const struct flow_link *link = bpf_map_lookup_elem(&links, &idx);
 
 	if (link && link->ifindex == ifindex) {
+		*slot = link->slot;
 		*hlen = link->hlen;
-		return link->slot;
+		return 1;
 	}
+	*slot = FLOWTOP_SLOT_NONE;
 	*hlen = 0;
-	return FLOWTOP_SLOT_NONE;
+	return 0;
+}
+
+/* Whether a frame of an interface the links array does not know has a link header:
+ * where there is none (tun, WireGuard) the MAC header is set where the network header
+ * is, so the first bytes from both starts are the same bytes. */
+static __always_inline int has_link_header(struct __sk_buff *skb)
+{
+	__u64 at_mac = 0, at_start = 0;
+
+	if (bpf_skb_load_bytes_relative(skb, 0, &at_mac, sizeof(at_mac), BPF_HDR_START_MAC) ||
+	    bpf_skb_load_bytes(skb, 0, &at_start, sizeof(at_start)))
+		return 0;
+	return at_mac != at_start;
+}
+
+/* A live frame before its walk: its slot, its link header, where offset 0 (the start
+ * bpf_skb_load_bytes() reads from) lies in it, the ethertype the walk starts with, and
+ * its bytes on the wire. flowtop_count and flowtop_gate both take a frame from here, so
+ * an expression judges the frame that is counted. end: the frame's bytes from offset 0
+ * (the walk's end). */
+struct frame_start {
+	__u32 slot;
+	__u32 hlen;    /* the link header's bytes: 0 for none */
+	__u32 data_at; /* offset 0's distance from the link header's first byte */
+	__u16 next;    /* the walk's first ethertype: 0 for none it knows */
+	__u64 bytes;   /* on the wire: the link header and every tag included */
+};
+
+static __always_inline void frame_begin(struct __sk_buff *skb, __u32 end, struct frame_start *f)
+{
+	int known = link_of(skb->ifindex, &f->slot, &f->hlen);
+	struct vlan_tag tag;
+	__u8 first;
+
+	if (!known && has_link_header(skb))
+		f->hlen = FLOWTOP_ETH_HLEN;
+	f->data_at = f->hlen;
+	/* on the wire: the link header, and an outer tag the kernel moved into metadata */
+	f->bytes = (__u64)end + f->hlen + (skb->vlan_present ? VLAN_HLEN : 0) + extra_bytes;
+	if (f->hlen || !known) {
+		f->next = bpf_ntohs(skb->protocol);
+		if ((f->next == ETH_P_8021Q || f->next == ETH_P_8021AD) && !skb->vlan_present &&
+		    tag_before_start(skb)) {
+			/* or a tag the kernel inserted in front of offset 0: read it where it
+			 * is, and take its length into the bytes on the wire */
+			if (bpf_skb_load_bytes_relative(skb, FLOWTOP_ETH_HLEN, &tag, sizeof(tag),
+							BPF_HDR_START_MAC))
+				f->next = 0;
+			else
+				f->next = bpf_ntohs(tag.encap_proto);
+			f->bytes += VLAN_HLEN;
+			f->data_at += VLAN_HLEN;
+		}
+	} else if (bpf_skb_load_bytes(skb, 0, &first, 1)) {
+		f->next = 0;
+	} else {
+		f->next = (first >> 4) == 4 ? ETH_P_IP : (first >> 4) == 6 ? ETH_P_IPV6 : 0;
+	}
 }
 
 /* Whether an option of the areas the walk noted runs past its header (the frame is then
@@ -819,45 +880,78 @@ static __always_inline void count(const struct cursor *c, enum verdict v, __u64 
 	spill_frame(c, bytes, slot, st);
 }
 
+/* Whether the frame is loopback's sent copy: lo hands an unbound socket each frame
+ * twice, as sent and as received, and it is counted once (a bound socket drops the sent
+ * copy itself, PACKET_IGNORE_OUTGOING). */
+static __always_inline int loopback_sent_copy(struct __sk_buff *skb)
+{
+	return skb->ifindex == LOOPBACK_IFINDEX && skb->pkt_type == PACKET_OUTGOING;
+}
+
 SEC("socket")
 int flowtop_count(struct __sk_buff *skb)
 {
 	struct cursor c = { .end = skb->len - pad_bytes, .layer = LAYER_ETHERTYPE };
-	__u32 ifindex = skb->ifindex, slot, hlen;
+	struct frame_start f;
 	struct flow_stats *st;
-	struct vlan_tag tag;
-	__u64 bytes;
-	__u8 first;
 
-	/* loopback hands an unbound socket each frame twice, as sent and as received:
-	 * counted once (a bound socket drops the sent copy itself, PACKET_IGNORE_OUTGOING) */
-	if (ifindex == LOOPBACK_IFINDEX && skb->pkt_type == PACKET_OUTGOING)
+	if (loopback_sent_copy(skb))
 		return 0;
-	slot = slot_of(ifindex, &hlen);
-	st = bpf_map_lookup_elem(&stats, &slot);
+	frame_begin(skb, c.end, &f);
+	st = bpf_map_lookup_elem(&stats, &f.slot);
 	if (!st)
 		return 0;
-	/* on the wire: the link header, and an outer tag the kernel moved into metadata */
-	bytes = (__u64)c.end + hlen + (skb->vlan_present ? VLAN_HLEN : 0) + extra_bytes;
-	if (hlen || slot == FLOWTOP_SLOT_NONE) {
-		c.next = bpf_ntohs(skb->protocol);
-		if ((c.next == ETH_P_8021Q || c.next == ETH_P_8021AD) && !skb->vlan_present &&
-		    tag_before_start(skb)) {
-			/* or a tag the kernel inserted in front of offset 0: read it where it
-			 * is, and take its length into the bytes on the wire */
-			if (bpf_skb_load_bytes_relative(skb, FLOWTOP_ETH_HLEN, &tag, sizeof(tag),
-							BPF_HDR_START_MAC))
-				c.next = 0;
-			else
-				c.next = bpf_ntohs(tag.encap_proto);
-			bytes += VLAN_HLEN;
-		}
-	} else if (bpf_skb_load_bytes(skb, 0, &first, 1)) {
-		c.next = 0;
-	} else {
-		c.next = (first >> 4) == 4 ? ETH_P_IP : (first >> 4) == 6 ? ETH_P_IPV6 : 0;
+	c.next = f.next;
+	count(&c, dissect(skb, &c), f.bytes, f.slot, st, skb->pkt_type == PACKET_OUTGOING, 1);
+	return 0;
+}
+
+/* A frame the expression rejects (flowtop_gate's judge): its slot's `filtered`
+ * counters alone, with its bytes on the wire, from what flowtop_gate put in cb[]. */
+SEC("socket")
+int flowtop_rejected(struct __sk_buff *skb)
+{
+	__u32 slot = skb->cb[FLOWTOP_CB_SLOT];
+	struct flow_stats *st = bpf_map_lookup_elem(&stats, &slot);
+
+	if (st) {
+		st->filtered++;
+		st->filtered_bytes += skb->cb[FLOWTOP_CB_WIRE_LEN];
 	}
-	count(&c, dissect(skb, &c), bytes, slot, st, skb->pkt_type == PACKET_OUTGOING, 1);
+	return 0;
+}
+
+/* The programs flowtop_gate hands a frame to (enum flowtop_gate_prog): the judge is
+ * user space's, put in and replaced whole when the expression changes. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, FLOWTOP_GATE_PROGS);
+	__uint(key_size, sizeof(__u32));
+	__array(values, int(struct __sk_buff *));
+} gate_progs SEC(".maps") = {
+	.values = {
+		[FLOWTOP_GATE_COUNT] = (void *)&flowtop_count,
+		[FLOWTOP_GATE_REJECTED] = (void *)&flowtop_rejected,
+	},
+};
+
+/* In flowtop_count's place while a filter expression is in force (src/gate.c): the
+ * frame's start as flowtop_count takes it, into cb[] for the judge. */
+SEC("socket")
+int flowtop_gate(struct __sk_buff *skb)
+{
+	struct frame_start f;
+
+	if (loopback_sent_copy(skb))
+		return 0;
+	frame_begin(skb, skb->len, &f);
+	skb->cb[FLOWTOP_CB_SLOT] = f.slot;
+	skb->cb[FLOWTOP_CB_WIRE_LEN] = (__u32)f.bytes;
+	skb->cb[FLOWTOP_CB_LINK] = f.hlen;
+	skb->cb[FLOWTOP_CB_DATA_AT] = f.data_at;
+	bpf_tail_call(skb, &gate_progs, FLOWTOP_GATE_JUDGE);
+	/* no judge (none is attached without one): not lost, but not counted either */
+	bpf_tail_call(skb, &gate_progs, FLOWTOP_GATE_REJECTED);
 	return 0;
 }
 
@@ -893,8 +987,10 @@ __noinline int count_file_frame(struct __sk_buff *skb, __u32 off, __u32 slot, __
 SEC("socket")
 int flowtop_count_file(struct __sk_buff *skb)
 {
-	__u32 off = 0, again = 0, hlen, slot = slot_of(skb->ifindex, &hlen);
+	__u32 off = 0, again = 0, hlen, slot;
 	int i, took;
+
+	link_of(skb->ifindex, &slot, &hlen);
 
 	for (i = 0; i < FLOWTOP_FILE_BATCH; i++) {
 		took = count_file_frame(skb, off, slot, hlen);

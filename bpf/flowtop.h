@@ -196,6 +196,30 @@ struct flow_stats {
 
 #define FLOWTOP_ETH_HLEN 14 /* struct flow_link's hlen on Ethernet and loopback */
 
+/* A filter expression in front of the count (src/gate.c): flowtop_gate, attached in
+ * flowtop_count's place, works out where the frame's link header starts and how long
+ * the frame is on the wire (as flowtop_count does: one function of the program), puts
+ * that in the frame's cb[] and tail-calls the expression's judge through the gate_progs
+ * array. The judge, assembled by user space from the expression, tail-calls
+ * flowtop_count for a frame it keeps and flowtop_rejected for one it does not, which
+ * counts it in its slot's `filtered` counters alone. */
+enum flowtop_gate_prog {
+	FLOWTOP_GATE_JUDGE,    /* the expression's judge, replaced whole by a new one */
+	FLOWTOP_GATE_COUNT,    /* flowtop_count */
+	FLOWTOP_GATE_REJECTED, /* flowtop_rejected */
+	FLOWTOP_GATE_PROGS,
+};
+
+/* What flowtop_gate leaves in the frame's __sk_buff.cb[] for the judge. */
+enum flowtop_gate_cb {
+	FLOWTOP_CB_SLOT,     /* the frame's slot */
+	FLOWTOP_CB_WIRE_LEN, /* its bytes on the wire, link header and tags included */
+	FLOWTOP_CB_LINK,     /* its link header's length: 0 for none (raw IP) */
+	FLOWTOP_CB_DATA_AT,  /* where offset 0 of bpf_skb_load_bytes() lies, counted from
+			      * the link header's first byte: payload past the linear head
+			      * is read from there (bpf_skb_load_bytes_relative() cannot) */
+};
+
 /* A capture file's frames go to the filter several to one BPF_PROG_TEST_RUN of
  * flowtop_count_file, which a syscall's fixed cost makes worth it: after the 14 bytes
  * the run takes as an Ethernet header come up to FLOWTOP_FILE_BATCH frames, each a

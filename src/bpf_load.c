@@ -231,6 +231,16 @@ int bpf_load_prog_fd(const struct flowtop_bpf *skel)
 	return bpf_program__fd(skel->progs.flowtop_count);
 }
 
+int bpf_load_gate_fd(const struct flowtop_bpf *skel)
+{
+	return bpf_program__fd(skel->progs.flowtop_gate);
+}
+
+int bpf_load_gate_progs_fd(const struct flowtop_bpf *skel)
+{
+	return bpf_map__fd(skel->maps.gate_progs);
+}
+
 void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps)
 {
 	maps->ring_fd = bpf_map__fd(skel->maps.ring);

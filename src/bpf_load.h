@@ -32,7 +32,7 @@ struct bpf_load_opts {
 };
 
 /* The programs of the object, and what the verifier did for one of them. */
-#define BPF_LOAD_PROGS 2
+#define BPF_LOAD_PROGS 4
 struct bpf_load_verified {
 	char prog[32];		     /* its name */
 	unsigned long insns;	     /* instructions processed, from the verifier's log */
@@ -66,6 +66,9 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 void bpf_unload(struct flowtop_bpf *skel);
 
 int bpf_load_prog_fd(const struct flowtop_bpf *skel);
+/* flowtop_gate, and the array of the programs it hands frames to (src/gate.h). */
+int bpf_load_gate_fd(const struct flowtop_bpf *skel);
+int bpf_load_gate_progs_fd(const struct flowtop_bpf *skel);
 void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps);
 /* Gives interface ifindex slot `slot` (1 .. FLOWTOP_MAX_SLOTS - 1, or FLOWTOP_SLOT_NONE:
  * its frames count there, but with their link header) and a link header of hlen bytes

@@ -462,13 +462,18 @@ static int arm(struct capture *c, const char *ifname, char *err, size_t errlen)
 	return 0;
 }
 
-int capture_attach(struct capture *c, const struct iface_names *ifaces, char *err, size_t errlen)
+/* capture_attach(), and whether the sockets were swapped (*swapped): a failure before
+ * the swap leaves everything as it was, one after it leaves the new watch in place. */
+static int attach(struct capture *c, const struct iface_names *ifaces, bool *swapped, char *err,
+		  size_t errlen)
 {
 	const char *ifname = ifaces->text;
 	struct watch *next = malloc(sizeof(*next));
+	char why[1536];
 	size_t i;
-	int ret;
+	int ret, armed;
 
+	*swapped = false;
 	if (!next) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -487,6 +492,7 @@ int capture_attach(struct capture *c, const struct iface_names *ifaces, char *er
 	unwatch(c);
 	c->w = *next;
 	free(next);
+	*swapped = true;
 	c->no_slot = 0;
 	slots_reset(&c->slots);
 	for (i = 0; i < c->w.nlinks && !c->w.any; i++) { /* a list's; none yet under any */
@@ -500,39 +506,71 @@ int capture_attach(struct capture *c, const struct iface_names *ifaces, char *er
 		poll_fd(c, c->w.nl_fd, EPOLLIN);
 	}
 	/* No socket is hooked yet (bound for no protocol): the counters start over with no
-	 * frame on its way, then every socket takes frames. */
+	 * frame on its way, then every socket takes frames, also when they could not start
+	 * over (counted on from where they were, and said, rather than not at all). */
 	ret = count_afresh(c);
-	if (ret) {
+	armed = arm(c, ifname, why, sizeof(why));
+	if (ret)
 		snprintf(err, errlen, "watching '%s', but cannot empty the counters: %s", ifname,
 			 strerror(-ret));
-		return ret;
-	}
-	return arm(c, ifname, err, errlen);
+	else if (armed)
+		snprintf(err, errlen, "%s", why);
+	return ret ? ret : armed;
 }
 
+int capture_attach(struct capture *c, const struct iface_names *ifaces, char *err, size_t errlen)
+{
+	bool swapped;
+
+	return attach(c, ifaces, &swapped, err, errlen);
+}
+
+/* The gate in force is next (NULL: none); what was in force before is freed, or next when
+ * it was not taken. */
 int capture_set_expression(struct capture *c, const char *text, char *err, size_t errlen)
 {
-	struct gate *old = c->gate;
+	struct gate *old = c->gate, *next = NULL;
 	struct iface_names *now = NULL;
+	bool swapped = false;
 	int ret = 0;
 
-	c->gate = NULL;
-	if (text && text[0] && !(c->gate = gate_new(c->skel, text, err, errlen)))
-		ret = -EINVAL;
-	if (!ret && (c->w.any || c->w.nlinks) && !c->feed) { /* watching: anew, now */
+	if (text && text[0]) {
+		next = gate_new(c->skel, text, err, errlen);
+		if (!next)
+			return -EINVAL;
+		/* in force at once for sockets that attach flowtop_gate: the current ones,
+		 * if they do, judge with it until the new ones replace them */
+		ret = gate_install(next);
+		if (ret) {
+			snprintf(err, errlen, "cannot put the expression in force: %s",
+				 strerror(-ret));
+			gate_free(next);
+			return ret;
+		}
+	}
+	c->gate = next;
+	if ((c->w.any || c->w.nlinks) && !c->feed) { /* watching: anew, now */
 		now = malloc(sizeof(*now));
 		ret = now ? iface_names_parse(now, c->w.name, err, errlen) : -ENOMEM;
 		if (!ret)
-			ret = capture_attach(c, now, err, errlen);
+			ret = attach(c, now, &swapped, err, errlen);
 		free(now);
 	}
-	if (ret) {
-		gate_free(c->gate);
+	if (ret && !swapped) { /* nothing changed: the old expression stays in force */
 		c->gate = old;
+		if (old)
+			gate_install(old);
+		else
+			gate_uninstall(c->skel);
+		gate_free(next);
 		return ret;
 	}
-	gate_free(old); /* sockets closed since; the kernel kept it while they held it */
-	return 0;
+	/* the new sockets took the new expression (or none), also when they could not
+	 * start over: what the screen says is in force is */
+	if (!next)
+		gate_uninstall(c->skel);
+	gate_free(old);
+	return ret;
 }
 
 const char *capture_expression(const struct capture *c)

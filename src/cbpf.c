@@ -13,11 +13,14 @@
 
 #include <linux/filter.h>
 
-#define REG_A	  BPF_REG_7
-#define REG_X	  BPF_REG_8
-#define M_OFF(i)  (-64 + 4 * (int)(i)) /* classic M[i], from the frame pointer */
-#define LOAD_OFF  (-72)		       /* where a load lands */
-#define TO_MATCH  (-1)		       /* jump targets past the classic program */
+#define REG_A	 BPF_REG_7
+#define REG_X	 BPF_REG_8
+#define M_OFF(i) (-64 + 4 * (int)(i)) /* classic M[i], from the frame pointer */
+#define LOAD_OFF (-72)		      /* where a load lands */
+#define LOOP_OFF                                                                                   \
+	(-80)	       /* jumps back left (jump_back()): 8 bytes, so that the verifier             \
+			* knows the count */
+#define TO_MATCH  (-1) /* jump targets past the classic program */
 #define TO_REJECT (-2)
 
 struct fixup {
@@ -53,19 +56,32 @@ static void jump(struct out *o, uint8_t code, uint8_t dst, uint8_t src, int32_t 
 }
 
 /* dst = the size bytes at offset (imm, or the register off_reg plus imm when off_reg is
- * not 0) from o->start, in host order; a load past the frame rejects it, as a
- * classic filter does. */
+ * not 0) from o->start, in host order; a load past the frame rejects it, as a classic
+ * filter does. Offsets before where bpf_skb_load_bytes() starts (the link header, which
+ * is always in the linear head) are read with bpf_skb_load_bytes_relative(); the rest
+ * with bpf_skb_load_bytes(), which also reads the payload in page fragments (outgoing
+ * TCP's, GRO's) where the relative load gives up at the linear head's end. */
 static void load(struct out *o, uint8_t dst, int size, uint8_t off_reg, int32_t imm)
 {
 	static const uint8_t sizes[] = { [1] = BPF_B, [2] = BPF_H, [4] = BPF_W };
 
-	emit(o, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, CBPF_REG_CTX, 0, 0);
-	if (off_reg) {
+	if (off_reg) { /* X + k in 64 bits: past 2^32 classic BPF rejects, not wraps */
 		emit(o, BPF_ALU | BPF_MOV | BPF_X, BPF_REG_2, off_reg, 0, 0);
-		emit(o, BPF_ALU | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, imm);
+		emit(o, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, imm);
+		jump(o, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, INT32_MAX, TO_REJECT);
 	} else {
 		emit(o, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, imm);
 	}
+	emit(o, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, CBPF_REG_CTX, CBPF_CTX_DATA_AT, 0);
+	emit(o, BPF_JMP | BPF_JLT | BPF_X, BPF_REG_2, BPF_REG_1, 7, 0); /* to the head's */
+	emit(o, BPF_ALU | BPF_SUB | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0);
+	emit(o, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, CBPF_REG_CTX, 0, 0);
+	emit(o, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
+	emit(o, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, LOAD_OFF);
+	emit(o, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, size);
+	emit(o, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_load_bytes);
+	emit(o, BPF_JMP | BPF_JA, 0, 0, 6, 0); /* to the verdict */
+	emit(o, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, CBPF_REG_CTX, 0, 0);
 	emit(o, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
 	emit(o, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, LOAD_OFF);
 	emit(o, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, size);
@@ -75,6 +91,28 @@ static void load(struct out *o, uint8_t dst, int size, uint8_t off_reg, int32_t 
 	emit(o, BPF_LDX | BPF_MEM | sizes[size], dst, BPF_REG_10, LOAD_OFF, 0);
 	if (size > 1)
 		emit(o, BPF_ALU | BPF_END | BPF_TO_BE, dst, 0, 0, size * 8);
+}
+
+/* A = A << X or A >> X: 0 for a shift by 32 or more, as libpcap's bpf_filter() has it
+ * (eBPF takes the count modulo 32). */
+static void shift_by_x(struct out *o, uint8_t op)
+{
+	emit(o, BPF_JMP32 | BPF_JLT | BPF_K, REG_X, 0, 2, 32);
+	emit(o, BPF_ALU | BPF_MOV | BPF_K, REG_A, 0, 0, 0);
+	emit(o, BPF_JMP | BPF_JA, 0, 0, 1, 0);
+	emit(o, (uint8_t)(BPF_ALU | op | BPF_X), REG_A, REG_X, 0, 0);
+}
+
+/* A jump back to classic instruction `to` (libpcap's protochain walks headers in a loop):
+ * taken CBPF_LOOPS times in a run at most, then the frame is rejected, so that the
+ * verifier sees the loop end. */
+static void jump_back(struct out *o, long to)
+{
+	emit(o, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_10, LOOP_OFF, 0);
+	emit(o, BPF_ALU64 | BPF_SUB | BPF_K, BPF_REG_0, 0, 0, 1);
+	emit(o, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_0, LOOP_OFF, 0);
+	jump(o, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, TO_REJECT);
+	jump(o, BPF_JMP | BPF_JA, 0, 0, 0, to);
 }
 
 static int size_of(uint16_t code)
@@ -159,6 +197,15 @@ static int one(struct out *o, const struct expr_insn *in, size_t i, size_t n, ch
 		}
 		if ((BPF_OP(code) == BPF_DIV || BPF_OP(code) == BPF_MOD) && src) /* by X = 0: 0 */
 			jump(o, BPF_JMP32 | BPF_JEQ | BPF_K, REG_X, 0, 0, TO_REJECT);
+		if ((BPF_OP(code) == BPF_LSH || BPF_OP(code) == BPF_RSH) && !src && in->k >= 32) {
+			snprintf(err, errlen, "classic instruction %zu shifts by %u bits", i,
+				 in->k);
+			return -EINVAL;
+		}
+		if ((BPF_OP(code) == BPF_LSH || BPF_OP(code) == BPF_RSH) && src) {
+			shift_by_x(o, (uint8_t)BPF_OP(code));
+			return 0;
+		}
 		switch (BPF_OP(code)) {
 		case BPF_ADD:
 		case BPF_SUB:
@@ -177,9 +224,14 @@ static int one(struct out *o, const struct expr_insn *in, size_t i, size_t n, ch
 		break;
 	case BPF_JMP:
 		if (BPF_OP(code) == BPF_JA) {
-			if (in->k >= n - i - 1)
+			long to = next + (int32_t)in->k;
+
+			if (to < 0 || to >= (long)n)
 				break;
-			jump(o, BPF_JMP | BPF_JA, 0, 0, 0, next + (long)in->k);
+			if (to <= (long)i)
+				jump_back(o, to);
+			else
+				jump(o, BPF_JMP | BPF_JA, 0, 0, 0, to);
 			return 0;
 		}
 		if (BPF_OP(code) != BPF_JEQ && BPF_OP(code) != BPF_JGT && BPF_OP(code) != BPF_JGE &&
@@ -226,7 +278,8 @@ int cbpf_translate(const struct expr_insn *prog, size_t n, unsigned start, size_
 	size_t *at = calloc(n + 1, sizeof(*at)), i;
 	int ret = 0;
 
-	/* every jump a classic instruction makes: at most three (a load's, and two) */
+	/* every jump a classic instruction makes: at most three (a load's two, a
+	 * division's and a comparison's two, a jump back's two) */
 	o.fix = calloc(3 * n + 1, sizeof(*o.fix));
 	if (!at || !o.fix) {
 		snprintf(err, errlen, "out of memory");
@@ -243,6 +296,8 @@ int cbpf_translate(const struct expr_insn *prog, size_t n, unsigned start, size_
 	emit(&o, BPF_ALU | BPF_MOV | BPF_K, REG_X, 0, 0, 0);
 	for (i = 0; i < 8; i++)
 		emit(&o, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, (int16_t)(-64 + 8 * (int)i), 0);
+	emit(&o, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, CBPF_LOOPS);
+	emit(&o, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_0, LOOP_OFF, 0);
 	for (i = 0; i < n && !ret; i++) {
 		at[i] = o.n;
 		ret = one(&o, &prog[i], i, n, err, errlen);

@@ -28,6 +28,10 @@ const struct expr_insn *expr_insns(const struct expr *e, size_t *n);
 
 /* libpcap's own interpreter on a frame of the expression's link type (caplen bytes
  * held, wirelen on the wire): whether the expression keeps it. */
+/* libpcap's interpreter on a classic program of n instructions (the same, for one the
+ * caller wrote). */
+bool expr_insns_match(const struct expr_insn *prog, size_t n, const uint8_t *frame, uint32_t caplen,
+		      uint32_t wirelen);
 bool expr_matches(const struct expr *e, const uint8_t *frame, uint32_t caplen, uint32_t wirelen);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* gate.c: the expression's gate program (see gate.h), assembled around the
- * translations: the frame's slot and link header from the links map (as the counting
- * program finds them), its length on the wire, the translation for its kind of link,
- * then a tail call into flowtop_count or the `filtered` counters. */
+/* gate.c: the expression's judge (see gate.h), assembled around the translations: what
+ * flowtop_gate worked out of the frame (its link header, its length on the wire), the
+ * translation for its kind of link, then a tail call into flowtop_count or
+ * flowtop_rejected. */
 #include "gate.h"
 
 #include <errno.h>
@@ -13,48 +13,57 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
-#include <linux/if_packet.h>
+#include <pcap/dlt.h>
 
 #include "../bpf/flowtop.h"
 #include "bpf_load.h"
 #include "cbpf.h"
 #include "expr.h"
 
-#define DLT_EN10MB 1 /* libpcap's link types */
-#define DLT_RAW	   12
-#define GATE_MAX   (BPF_MAXINSNS / 2) /* instructions of the whole gate at most */
-#define KEY_OFF	   (-80)	      /* the links map's key, on the stack below cbpf's */
-#define SLOT_OFF   (-88)	      /* the frame's slot */
-#define LOOPBACK   1		      /* lo's ifindex in every namespace */
-#define VLAN_HLEN  4
+#define GATE_MAX BPF_MAXINSNS /* instructions of the whole judge at most */
+#define CB(word) (int16_t)(offsetof(struct __sk_buff, cb) + 4 * (word))
 
 struct gate {
 	char text[4096];
-	int prog_fd, tail_fd;
+	int judge_fd;			 /* the expression's judge, -1 until loaded */
+	int progs_fd;			 /* the gate_progs array it goes into */
+	int gate_fd;			 /* flowtop_gate, which sockets attach */
 	bool eth, raw;			 /* the kinds of link it judges */
 	char why_eth[512], why_raw[512]; /* why not, libpcap's words */
 };
 
+/* The judge's instructions: cap of them at most; n counts past cap, and what would go
+ * there is not written. */
 struct code {
 	struct bpf_insn *i;
-	size_t n;
+	size_t n, cap;
 };
 
 static void op(struct code *c, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 {
-	if (c->n < GATE_MAX)
+	if (c->n < c->cap)
 		c->i[c->n] = (struct bpf_insn){ code, dst, src, off, imm };
 	c->n++;
 }
 
-/* dst = the map with fd (BPF_LD_IMM64 of a map fd: two instructions) */
-static void map_fd(struct code *c, uint8_t dst, int fd)
+/* Room left for instructions: never negative, whatever n came to. */
+static size_t room(const struct code *c)
 {
-	op(c, BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_FD, 0, fd);
-	op(c, 0, 0, 0, 0, 0);
+	return c->n < c->cap ? c->cap - c->n : 0;
 }
 
-#define CTX(field) (int16_t) offsetof(struct __sk_buff, field)
+/* A tail call into gate_progs[which] (BPF_LD_IMM64 of its fd: two instructions), and
+ * the end of the run if it fails. */
+static void tail_call(struct code *c, int progs_fd, enum flowtop_gate_prog which)
+{
+	op(c, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, CBPF_REG_CTX, 0, 0);
+	op(c, BPF_LD | BPF_DW | BPF_IMM, BPF_REG_2, BPF_PSEUDO_MAP_FD, 0, progs_fd);
+	op(c, 0, 0, 0, 0, 0);
+	op(c, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, which);
+	op(c, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
+	op(c, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	op(c, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
 
 /* The translation of e for link start `start`, its match one jump to `match` and its
  * rejection one to `reject`, both patched once known (their places returned). */
@@ -66,7 +75,7 @@ static int body(struct code *c, const struct expr *e, unsigned start, size_t *ju
 	int len;
 
 	prog = expr_insns(e, &n);
-	len = cbpf_translate(prog, n, start, 1, c->i + c->n, GATE_MAX - c->n, err, errlen);
+	len = cbpf_translate(prog, n, start, 1, c->i + c->n, room(c), err, errlen);
 	if (len < 0)
 		return len;
 	c->n += (size_t)len;
@@ -82,49 +91,19 @@ static void patch(struct code *c, size_t at, size_t to)
 	c->i[at].off = (int16_t)((long)to - (long)at - 1);
 }
 
-/* Assembles the gate from the translations (NULL for a kind it does not judge). */
-static int assemble(struct code *c, const struct expr *eth, const struct expr *raw, int links_fd,
-		    int stats_fd, int tail_fd, char *err, size_t errlen)
+int gate_assemble(struct bpf_insn *insns, size_t cap, const struct expr *eth,
+		  const struct expr *raw, int progs_fd, char *err, size_t errlen)
 {
+	struct code co = { .i = insns, .cap = cap }, *c = &co;
 	size_t choose, jeth[2] = { 0 }, jraw[2] = { 0 }, eth_at = 0, raw_at = 0, match, reject, k;
 	int ret;
 
+	/* what flowtop_gate worked out (enum flowtop_gate_cb) */
 	op(c, BPF_ALU64 | BPF_MOV | BPF_X, CBPF_REG_CTX, BPF_REG_1, 0, 0);
-	/* lo hands an unbound socket each frame twice: its sent copy is not a frame (the
-	 * counting program drops it too) */
-	op(c, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, CBPF_REG_CTX, CTX(ifindex), 0);
-	op(c, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_2, 0, 4, LOOPBACK);
-	op(c, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, CBPF_REG_CTX, CTX(pkt_type), 0);
-	op(c, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_2, 0, 2, PACKET_OUTGOING);
-	op(c, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	op(c, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	/* the frame's slot and link header, from the links map as flowtop_count reads it */
-	op(c, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, CBPF_REG_CTX, CTX(ifindex), 0);
-	op(c, BPF_ALU | BPF_MOD | BPF_K, BPF_REG_2, 0, 0, FLOWTOP_LINK_INDEX);
-	op(c, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_2, KEY_OFF, 0);
-	op(c, BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, SLOT_OFF, FLOWTOP_SLOT_NONE);
-	op(c, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_8, 0, 0, 0);
-	map_fd(c, BPF_REG_1, links_fd);
-	op(c, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
-	op(c, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, KEY_OFF);
-	op(c, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	op(c, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 6, 0);
-	op(c, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, BPF_REG_0, offsetof(struct flow_link, ifindex),
-	   0);
-	op(c, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_4, CBPF_REG_CTX, CTX(ifindex), 0);
-	op(c, BPF_JMP | BPF_JNE | BPF_X, BPF_REG_3, BPF_REG_4, 3, 0);
-	op(c, BPF_LDX | BPF_MEM | BPF_H, BPF_REG_3, BPF_REG_0, offsetof(struct flow_link, slot), 0);
-	op(c, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_3, SLOT_OFF, 0);
-	op(c, BPF_LDX | BPF_MEM | BPF_H, BPF_REG_8, BPF_REG_0, offsetof(struct flow_link, hlen), 0);
-	/* its length on the wire, as the counting program has it: the link header and an
-	 * outer tag the kernel moved into metadata included */
-	op(c, BPF_LDX | BPF_MEM | BPF_W, CBPF_REG_LEN, CBPF_REG_CTX, CTX(len), 0);
-	op(c, BPF_ALU64 | BPF_ADD | BPF_X, CBPF_REG_LEN, BPF_REG_8, 0, 0);
-	op(c, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, CBPF_REG_CTX, CTX(vlan_present), 0);
-	op(c, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_3, 0, 1, 0);
-	op(c, BPF_ALU64 | BPF_ADD | BPF_K, CBPF_REG_LEN, 0, 0, VLAN_HLEN);
+	op(c, BPF_LDX | BPF_MEM | BPF_W, CBPF_REG_LEN, CBPF_REG_CTX, CB(FLOWTOP_CB_WIRE_LEN), 0);
+	op(c, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, CBPF_REG_CTX, CB(FLOWTOP_CB_LINK), 0);
 	choose = c->n;
-	op(c, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_8, 0, 0, 0); /* no link header: raw */
+	op(c, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_2, 0, 0, 0); /* no link header: raw */
 	op(c, BPF_JMP | BPF_JA, 0, 0, 0, 0);		      /* else Ethernet */
 	if (eth) {
 		eth_at = c->n;
@@ -139,33 +118,11 @@ static int assemble(struct code *c, const struct expr *eth, const struct expr *r
 			return ret;
 	}
 	match = c->n;
-	op(c, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, CBPF_REG_CTX, 0, 0);
-	map_fd(c, BPF_REG_2, tail_fd);
-	op(c, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 0);
-	op(c, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
-	op(c, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0); /* the tail call failed */
-	op(c, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	/* rejected: its slot's `filtered` counters alone */
+	tail_call(c, progs_fd, FLOWTOP_GATE_COUNT);
 	reject = c->n;
-	map_fd(c, BPF_REG_1, stats_fd);
-	op(c, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
-	op(c, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, SLOT_OFF);
-	op(c, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	op(c, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 6, 0);
-	op(c, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_0,
-	   offsetof(struct flow_stats, filtered), 0);
-	op(c, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
-	op(c, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1,
-	   offsetof(struct flow_stats, filtered), 0);
-	op(c, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_0,
-	   offsetof(struct flow_stats, filtered_bytes), 0);
-	op(c, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, CBPF_REG_LEN, 0, 0);
-	op(c, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1,
-	   offsetof(struct flow_stats, filtered_bytes), 0);
-	op(c, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	op(c, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	if (c->n > GATE_MAX) {
-		snprintf(err, errlen, "the expression takes more than %d instructions", GATE_MAX);
+	tail_call(c, progs_fd, FLOWTOP_GATE_REJECTED);
+	if (c->n > c->cap) {
+		snprintf(err, errlen, "the expression takes more than %zu instructions", c->cap);
 		return -E2BIG;
 	}
 	patch(c, choose, raw ? raw_at : reject);
@@ -176,7 +133,7 @@ static int assemble(struct code *c, const struct expr *eth, const struct expr *r
 		if (raw)
 			patch(c, jraw[k], k ? reject : match);
 	}
-	return 0;
+	return (int)c->n;
 }
 
 struct gate *gate_new(struct flowtop_bpf *skel, const char *text, char *err, size_t errlen)
@@ -184,17 +141,17 @@ struct gate *gate_new(struct flowtop_bpf *skel, const char *text, char *err, siz
 	static char log[1 << 16];
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log));
 	struct gate *g = calloc(1, sizeof(*g));
-	struct code c = { .i = calloc(GATE_MAX, sizeof(struct bpf_insn)) };
+	struct bpf_insn *insns = calloc(GATE_MAX, sizeof(*insns));
 	struct expr *eth = NULL, *raw = NULL;
-	struct bpf_maps maps;
-	__u32 zero = 0;
-	int count_fd = bpf_load_prog_fd(skel), ret;
+	int n;
 
-	if (!g || !c.i) {
+	if (!g || !insns) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	g->prog_fd = g->tail_fd = -1;
+	g->judge_fd = -1;
+	g->progs_fd = bpf_load_gate_progs_fd(skel);
+	g->gate_fd = bpf_load_gate_fd(skel);
 	snprintf(g->text, sizeof(g->text), "%s", text);
 	eth = expr_compile(text, DLT_EN10MB, g->why_eth, sizeof(g->why_eth));
 	raw = expr_compile(text, DLT_RAW, g->why_raw, sizeof(g->why_raw));
@@ -203,19 +160,12 @@ struct gate *gate_new(struct flowtop_bpf *skel, const char *text, char *err, siz
 		snprintf(err, errlen, "%s", g->why_eth);
 		goto fail;
 	}
-	bpf_load_maps(skel, &maps);
-	g->tail_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "flowtop_gate", 4, 4, 1, NULL);
-	if (g->tail_fd < 0 || bpf_map_update_elem(g->tail_fd, &zero, &count_fd, BPF_ANY)) {
-		snprintf(err, errlen, "cannot make the expression's tail call: %s",
-			 strerror(errno));
+	n = gate_assemble(insns, GATE_MAX, eth, raw, g->progs_fd, err, errlen);
+	if (n < 0)
 		goto fail;
-	}
-	ret = assemble(&c, eth, raw, maps.links_fd, maps.stats_fd, g->tail_fd, err, errlen);
-	if (ret)
-		goto fail;
-	g->prog_fd =
-	    bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "flowtop_gate", "GPL", c.i, c.n, &opts);
-	if (g->prog_fd < 0) {
+	g->judge_fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "flowtop_judge", "GPL", insns,
+				    (size_t)n, &opts);
+	if (g->judge_fd < 0) {
 		size_t len = strlen(log);
 
 		snprintf(err, errlen,
@@ -225,31 +175,43 @@ struct gate *gate_new(struct flowtop_bpf *skel, const char *text, char *err, siz
 	}
 	expr_free(eth);
 	expr_free(raw);
-	free(c.i);
+	free(insns);
 	return g;
 
 fail:
 	expr_free(eth);
 	expr_free(raw);
-	free(c.i);
+	free(insns);
 	gate_free(g);
 	return NULL;
+}
+
+int gate_install(const struct gate *g)
+{
+	__u32 key = FLOWTOP_GATE_JUDGE;
+
+	return bpf_map_update_elem(g->progs_fd, &key, &g->judge_fd, BPF_ANY) ? -errno : 0;
+}
+
+void gate_uninstall(struct flowtop_bpf *skel)
+{
+	__u32 key = FLOWTOP_GATE_JUDGE;
+
+	bpf_map_delete_elem(bpf_load_gate_progs_fd(skel), &key);
 }
 
 void gate_free(struct gate *g)
 {
 	if (!g)
 		return;
-	if (g->prog_fd >= 0)
-		close(g->prog_fd);
-	if (g->tail_fd >= 0)
-		close(g->tail_fd);
+	if (g->judge_fd >= 0)
+		close(g->judge_fd);
 	free(g);
 }
 
 int gate_prog_fd(const struct gate *g)
 {
-	return g->prog_fd;
+	return g->gate_fd;
 }
 
 const char *gate_text(const struct gate *g)

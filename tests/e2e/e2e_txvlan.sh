@@ -27,7 +27,12 @@ tc -n "$a" qdisc add dev "$ia" clsact &&
 
 start_bg "$a" "$E2E_TMP/out.jsonl" "$FLOWTOP" -i "$ia" -b --json -d 0.1
 pid=$BG_PID
-wait_for 10 grep -q interval "$E2E_TMP/out.jsonl" || { fail "flowtop did not start"; summary; exit; }
+# and with an expression, which judges the frame with its tag as it is counted: in its
+# length on the wire, and read past it
+start_bg "$a" "$E2E_TMP/expr.jsonl" "$FLOWTOP" -i "$ia" -b --json -d 0.1 'vlan 100 and udp and greater 146'
+expr_pid=$BG_PID
+wait_for 10 eval 'grep -q interval "$E2E_TMP/out.jsonl" && grep -q interval "$E2E_TMP/expr.jsonl"' ||
+	{ fail "flowtop did not start"; summary; exit; }
 
 # 200 UDP datagrams of 100 bytes: 14 + 4 + 20 + 8 + 100 = 146 bytes each on the wire,
 # tagged by the classifier; then 50 frames a packet socket sends with the tag inline,
@@ -53,6 +58,9 @@ for i in range(50):
     raw.send(frame)
 PY
 check "flowtop sees all 250 frames" wait_for 10 counted "$E2E_TMP/out.jsonl" 250
+check "'vlan 100 and udp and greater 146': the 200 tagged by the kernel kept (146 bytes), the 50 of 106 filtered" \
+	wait_for 10 last_is "$E2E_TMP/expr.jsonl" '.totals.packets == 200 and .totals.bytes == 29200 and .totals.filtered == 50 and .totals.filtered_bytes == 5300'
+stop_bg "$expr_pid" INT
 stop_bg "$pid" INT
 host() { # IP FIELD: the host's counter in the last sample
 	tail -n 1 "$E2E_TMP/out.jsonl" | jq -r --arg ip "$1" ".hosts[] | select(.ip == \$ip) | .$2"

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "bpf_load.h"
 #include "cbpf.h"
@@ -49,6 +50,13 @@ static const char *const expressions[] = {
 	"(tcp or udp) and (port 80 or port 6346) and not host 10.0.0.3",
 	"ip[0] & 0xf > 5",
 	"udp[8:4] = 0x01020304 or tcp[20] = 0x47",
+	"(ip[0] << ip[1]) != 0", /* shifts by 32 or more: A is 0 */
+	"(ip[0] >> ip[1]) != 0",
+	"(ip[1] >> (ip[8] & 0x3f)) = 0 and ip",
+	"ip6 protochain 6", /* a loop: libpcap's jump back */
+	"ip protochain 17",
+	"ip[2:2] / (ip[8] & 1) > 100", /* by 0: rejected */
+	"ip[2:2] % (ip[8] & 3) = 1",
 };
 
 struct frame {
@@ -199,23 +207,25 @@ static void random_bytes(struct frame *f)
 
 /* The verdict program: the translation between a prologue (the context, the length on
  * the wire: a test run's frame less its Ethernet header, plus hlen) and its two ends. */
-static int load_verdict(const struct expr *e, unsigned hlen, unsigned start, char *err,
-			size_t errlen)
+static int load_insns(const struct expr_insn *prog, size_t n, unsigned hlen, unsigned start,
+		      char *err, size_t errlen)
 {
 	static struct bpf_insn insns[16384];
 	static char log[1 << 16];
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
 		    .log_level = 0);
-	const struct expr_insn *prog;
-	size_t n, k = 0;
+	size_t k = 0;
 	int body, fd;
 
-	prog = expr_insns(e, &n);
 	insns[k++] =
 	    (struct bpf_insn){ BPF_ALU64 | BPF_MOV | BPF_X, CBPF_REG_CTX, BPF_REG_1, 0, 0 };
 	insns[k++] = (struct bpf_insn){ BPF_LDX | BPF_MEM | BPF_W, CBPF_REG_LEN, CBPF_REG_CTX,
 					offsetof(struct __sk_buff, len), 0 };
 	insns[k++] = (struct bpf_insn){ BPF_ALU | BPF_ADD | BPF_K, CBPF_REG_LEN, 0, 0, (int)hlen };
+	/* a test run's offset 0 is past its 14 bytes of Ethernet header, as flowtop_gate
+	 * says of a live frame */
+	insns[k++] = (struct bpf_insn){ BPF_ST | BPF_MEM | BPF_W, CBPF_REG_CTX, 0, CBPF_CTX_DATA_AT,
+					(int)hlen };
 	body = cbpf_translate(prog, n, start, 2, insns + k,
 			      sizeof(insns) / sizeof(insns[0]) - k - 4, err, errlen);
 	if (body < 0)
@@ -237,6 +247,15 @@ static int load_verdict(const struct expr *e, unsigned hlen, unsigned start, cha
 		return -EINVAL;
 	}
 	return fd;
+}
+
+static int load_verdict(const struct expr *e, unsigned hlen, unsigned start, char *err,
+			size_t errlen)
+{
+	size_t n;
+	const struct expr_insn *prog = expr_insns(e, &n);
+
+	return load_insns(prog, n, hlen, start, err, errlen);
 }
 
 static int verdict(int fd, const struct frame *f)
@@ -365,7 +384,7 @@ static void test_gate_counts_or_filters(void)
 	sampler_set_slots(ss, 4, false);
 	g = gate_new(skel, "udp or (tcp and port 443)", err, sizeof(err));
 	e = expr_compile("udp or (tcp and port 443)", DLT_EN10MB, err, sizeof(err));
-	if (!ASSERT_TRUE(g && e && ss && !sampler_reset(ss, tab, &totals))) {
+	if (!ASSERT_TRUE(g && e && ss && !gate_install(g) && !sampler_reset(ss, tab, &totals))) {
 		printf("  %s\n", err);
 		goto out;
 	}
@@ -410,6 +429,179 @@ out:
 	sampler_free(ss);
 	hosttab_free(tab);
 	bpf_unload(skel);
+}
+
+/* A frame of an interface the links array does not know (under any, an index that
+ * shares its entry with another's) is judged as it is counted: an Ethernet frame by the
+ * Ethernet translation, with its header in its bytes. */
+static void test_gate_unknown_link(void)
+{
+	static const uint8_t arp[42] = { [12] = 0x08, [13] = 0x06, [14] = 0x00, [15] = 0x01,
+					 [16] = 0x08, [18] = 6,	   [19] = 4,	[21] = 1 };
+	struct flowtop_bpf *skel;
+	struct flow_stats st[256];
+	struct frame f = { .len = 0 };
+	struct gate *g = NULL;
+	char err[512];
+	size_t j;
+
+	skel = bpf_load(&(struct bpf_load_opts){ .ring_slots = 4096 }, err, sizeof(err));
+	if (!ASSERT_TRUE(skel)) {
+		printf("  %s\n", err);
+		return;
+	}
+	g = gate_new(skel, "arp", err, sizeof(err));
+	if (!ASSERT_TRUE(g && !gate_install(g)))
+		goto out;
+	for (j = 0; j < nframes && !f.len; j++) /* an IPv4 frame of the corpus */
+		if (frames[j].b[12] == 0x08 && frames[j].b[13] == 0 && frames[j].len >= 60)
+			f = frames[j];
+	ASSERT_TRUE(f.len);
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, run_arp, .data_in = arp, .data_size_in = sizeof(arp),
+			    .repeat = 1);
+		LIBBPF_OPTS(bpf_test_run_opts, run_ip, .data_in = f.b, .data_size_in = f.len,
+			    .repeat = 1);
+		__u32 zero = FLOWTOP_SLOT_NONE;
+		struct bpf_maps maps;
+		uint64_t frames_n = 0, filtered = 0, filtered_bytes = 0, bytes = 0;
+		int cpus = libbpf_num_possible_cpus(), c;
+
+		ASSERT_OK(bpf_prog_test_run_opts(gate_prog_fd(g), &run_arp));
+		ASSERT_OK(bpf_prog_test_run_opts(gate_prog_fd(g), &run_ip));
+		bpf_load_maps(skel, &maps);
+		if (ASSERT_TRUE(cpus > 0 && cpus <= 256) &&
+		    ASSERT_OK(bpf_map_lookup_elem(maps.stats_fd, &zero, st))) {
+			for (c = 0; c < cpus; c++) {
+				frames_n += st[c].frames, bytes += st[c].bytes;
+				filtered += st[c].filtered;
+				filtered_bytes += st[c].filtered_bytes;
+			}
+			ASSERT_EQ(frames_n, 1); /* the ARP frame, counted */
+			ASSERT_EQ(bytes, sizeof(arp));
+			ASSERT_EQ(filtered, 1); /* the IPv4 one, not */
+			ASSERT_EQ(filtered_bytes, f.len);
+		}
+	}
+out:
+	gate_free(g);
+	bpf_unload(skel);
+}
+
+/* Classic programs libpcap's compiler does not write but its interpreter runs, at the
+ * edges of their operands: the translation's verdict is the interpreter's. */
+static void test_edge_operands(void)
+{
+#define EDGE(...)                                                                                  \
+	{                                                                                          \
+		(const struct expr_insn[]){ __VA_ARGS__ },                                         \
+		    sizeof((const struct expr_insn[]){ __VA_ARGS__ }) / sizeof(struct expr_insn)   \
+	}
+	const struct {
+		const struct expr_insn *prog;
+		size_t n;
+	} edges[] = {
+		/* X + k past 2^32: out of the frame, not wrapped round to offset 14 */
+		EDGE({ 0x01, 0, 0, 0xffffffff }, { 0x50, 0, 0, 15 }, { 0x06, 0, 0, 1 }),
+		EDGE({ 0x01, 0, 0, 0x7ffffff0 }, { 0x50, 0, 0, 0x20 }, { 0x06, 0, 0, 1 }),
+		/* shifts by X of 32 and more: A is 0 */
+		EDGE({ 0x00, 0, 0, 1 }, { 0x01, 0, 0, 40 }, { 0x6c, 0, 0, 0 }, { 0x16, 0, 0, 0 }),
+		EDGE({ 0x00, 0, 0, 0x80000000 }, { 0x01, 0, 0, 32 }, { 0x7c, 0, 0, 0 },
+		     { 0x16, 0, 0, 0 }),
+		EDGE({ 0x00, 0, 0, 0x80000000 }, { 0x01, 0, 0, 31 }, { 0x7c, 0, 0, 0 },
+		     { 0x16, 0, 0, 0 }),
+		/* division and modulo by X = 0: the frame is rejected */
+		EDGE({ 0x00, 0, 0, 7 }, { 0x01, 0, 0, 0 }, { 0x3c, 0, 0, 0 }, { 0x06, 0, 0, 1 }),
+		EDGE({ 0x00, 0, 0, 7 }, { 0x01, 0, 0, 0 }, { 0x9c, 0, 0, 0 }, { 0x06, 0, 0, 1 }),
+		/* negation, and a comparison of the negative as unsigned */
+		EDGE({ 0x00, 0, 0, 5 }, { 0x84, 0, 0, 0 }, { 0x25, 0, 1, 0x7fffffff },
+		     { 0x06, 0, 0, 1 }, { 0x06, 0, 0, 0 }),
+		/* the length on the wire, a word's load at the frame's last bytes, and past */
+		EDGE({ 0x80, 0, 0, 0 }, { 0x16, 0, 0, 0 }),
+		EDGE({ 0x80, 0, 0, 0 }, { 0x14, 0, 0, 4 }, { 0x07, 0, 0, 0 }, { 0x40, 0, 0, 0 },
+		     { 0x16, 0, 0, 0 }),
+		EDGE({ 0x80, 0, 0, 0 }, { 0x14, 0, 0, 3 }, { 0x07, 0, 0, 0 }, { 0x40, 0, 0, 0 },
+		     { 0x06, 0, 0, 1 }),
+		/* an IPv4 header's length from its first byte, and a load by it */
+		EDGE({ 0xb1, 0, 0, 14 }, { 0x50, 0, 0, 14 }, { 0x16, 0, 0, 0 }),
+	};
+#undef EDGE
+	size_t i, j, wrong = 0, runs = 0;
+	char err[512];
+
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		int fd =
+		    load_insns(edges[i].prog, edges[i].n, 14, BPF_HDR_START_MAC, err, sizeof(err));
+
+		if (!ASSERT_TRUE(fd >= 0)) {
+			printf("  edge %zu: %s\n", i, err);
+			continue;
+		}
+		for (j = 0; j < nframes; j += 7) {
+			const struct frame *f = &frames[j];
+			int want =
+			    expr_insns_match(edges[i].prog, edges[i].n, f->b, f->len, f->len);
+			int got = verdict(fd, f);
+
+			if (got == -EINVAL)
+				continue;
+			runs++;
+			if (got != want && wrong++ < 5)
+				printf("  edge %zu, frame %zu (%u bytes): eBPF %d, libpcap %d\n", i,
+				       j, f->len, got, want);
+		}
+		close(fd);
+	}
+	ASSERT_EQ(wrong, 0);
+	ASSERT_TRUE(runs > 1000);
+}
+
+/* gate_assemble() of "ip[1]=1 or ... ip[ips]=.. or len=5001 or ... or len=1" (lens
+ * terms of len) into a room of BPF_MAXINSNS: its result, and nothing written past. */
+static int assemble_terms(unsigned ips, unsigned lens)
+{
+	enum {
+		CAP = BPF_MAXINSNS,
+		GUARD = 64
+	};
+	struct bpf_insn *insns = calloc(CAP + GUARD, sizeof(*insns));
+	char text[16384], err[512];
+	struct expr *eth, *raw;
+	size_t i, len = 0;
+	int n;
+
+	for (i = 1; i <= ips; i++)
+		len +=
+		    (size_t)snprintf(text + len, sizeof(text) - len, "ip[%zu]=%zu or ", i, i % 256);
+	for (i = 1; i <= lens; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "len=%zu or ", 5000 + i);
+	snprintf(text + len, sizeof(text) - len, "len=1");
+	eth = expr_compile(text, DLT_EN10MB, err, sizeof(err));
+	raw = expr_compile(text, DLT_RAW, err, sizeof(err));
+	n = insns && eth && raw ? gate_assemble(insns, CAP, eth, raw, 99, err, sizeof(err))
+				: -ENOMEM;
+	for (i = CAP; insns && i < CAP + GUARD; i++) /* nothing past the room */
+		if (!ASSERT_EQ(insns[i].code, 0))
+			break;
+	free(insns);
+	expr_free(eth);
+	expr_free(raw);
+	return n;
+}
+
+/* The judge is assembled into its room and no further, whatever the expression: ones
+ * whose Ethernet translation ends in the last instructions of the room, two at a time
+ * (the raw one's room was then counted below zero and written past the buffer), and one
+ * that fits. */
+static void test_gate_room(void)
+{
+	unsigned ips, lens;
+	int n = assemble_terms(19, 10);
+
+	ASSERT_TRUE(n > 0 && n <= BPF_MAXINSNS);
+	for (ips = 195; ips <= 216; ips++)
+		for (lens = 0; lens <= 10; lens++)
+			ASSERT_EQ(assemble_terms(ips, lens), -E2BIG);
 }
 
 /* What the translation refuses, and says. */
@@ -466,6 +658,9 @@ int main(void)
 	RUN_TEST(test_verdicts_as_libpcap);
 	RUN_TEST(test_raw_ip_link);
 	RUN_TEST(test_gate_counts_or_filters);
+	RUN_TEST(test_gate_unknown_link);
+	RUN_TEST(test_edge_operands);
+	RUN_TEST(test_gate_room);
 	RUN_TEST(test_refusals);
 	free(frames);
 	return test_summary("test_expr");
