@@ -12,6 +12,10 @@
 #                                                    256 65536 1048576 sources
 #   ENCAP=gre bench/alone.sh ...          the frames in GRE with a key (churn_send --gre):
 #                                          the sources counted are the inner ones
+#   PAIRS=1 bench/alone.sh ...            SOURCES pairs in turn that differ in their host
+#                                          bytes alone (churn_send --pairs): 10.100.x.y to
+#                                          10.200.x.y, every fourth IPv6 (fd00:100::i to
+#                                          fd00:200::i)
 #   FLOWTOP_BASE=PATH bench/alone.sh ...  another flowtop build (the commit before a
 #                                          change) in the rounds too, and columns for it:
 #                                          each build alone, so neither pays for the
@@ -25,6 +29,7 @@ cd "$(dirname "$0")/.." || exit 2
 frames=${1:-3000000} rounds=${2:-3}
 encap=() kind="IPv4 UDP sources"
 [ "${ENCAP:-}" = gre ] && encap=(--gre) kind="GRE (key) IPv4 UDP sources"
+[ "${PAIRS:-}" = 1 ] && encap=(--pairs) kind="UDP pairs i to i, 1 in 4 IPv6"
 shift 2 2>/dev/null
 sources=("$@")
 [ ${#sources[@]} -gt 0 ] || sources=(256 65536 1048576)

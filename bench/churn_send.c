@@ -4,9 +4,13 @@
  * destination, sent out of IFACE with an AF_PACKET socket in sendmmsg batches; the whole
  * run of sources ROUNDS times, at most PPS frames a second (0: as fast as it can). With
  * --gre each is a 70-byte frame carried in GRE with a key between two fixed tunnel
- * ends (10.254.0.1 to 10.254.0.2): the distinct sources are the inner ones.
+ * ends (10.254.0.1 to 10.254.0.2): the distinct sources are the inner ones. With --pairs
+ * frame i is of pair i, whose addresses differ from pair i - 1's in their host bytes
+ * alone: 10.100.x.y to 10.200.x.y (x.y: i's low 16 bits), and every fourth pair IPv6,
+ * fd00:100::i to fd00:200::i (an 80-byte frame of the same UDP payload).
  *
- *   churn_send [--gre] IFACE FIRST COUNT [ROUNDS [PPS]]   prints "<frames> <seconds>" */
+ *   churn_send [--gre | --pairs] IFACE FIRST COUNT [ROUNDS [PPS]]
+ *                                                  prints "<frames> <seconds>" */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
@@ -18,13 +22,15 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/udp.h>
 #include <sys/socket.h>
 
 #define BATCH	  256
 #define FRAME_LEN 60 /* a plain frame; with --gre, GRE_LEN */
 #define GRE_LEN	  70 /* Ethernet, outer IPv4, GRE with a key, inner IPv4, UDP */
-#define FRAME_MAX 72
+#define V6_LEN	  80 /* Ethernet, IPv6, UDP and FRAME_LEN's 18 bytes of payload */
+#define FRAME_MAX 80
 
 /* Two bytes ahead of the 14-byte Ethernet header put the IP header on a 4-byte boundary. */
 struct frame {
@@ -52,12 +58,55 @@ static void ipv4(struct iphdr *ip, unsigned ip_len, uint8_t proto, uint32_t sadd
 	ip->daddr = htonl(daddr);
 }
 
+/* A UDP header and zero payload after an IP header at p, to the frame's end at end. */
+static void udp_to(unsigned char *p, const unsigned char *end)
+{
+	struct udphdr *udp = (struct udphdr *)p;
+
+	udp->source = htons(1024);
+	udp->dest = htons(9);
+	udp->len = htons((uint16_t)(end - p));
+}
+
+/* The frame of pair i (--pairs): IPv4 10.100.x.y to 10.200.x.y, or every fourth IPv6
+ * fd00:100::i to fd00:200::i; its length. */
+static unsigned build_pair(unsigned char *f, uint32_t i)
+{
+	struct ethhdr *eth = (struct ethhdr *)f;
+	unsigned char *p = f + sizeof(*eth);
+	struct ipv6hdr *ip6 = (struct ipv6hdr *)p;
+	uint32_t host = htonl(i);
+	unsigned len;
+
+	len = i % 4 == 3 ? V6_LEN : FRAME_LEN;
+	memset(f, 0, len);
+	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
+	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
+	if (len == FRAME_LEN) {
+		eth->h_proto = htons(ETH_P_IP);
+		ipv4((struct iphdr *)p, len - sizeof(*eth), IPPROTO_UDP, 0x0a640000u | (i & 0xffff),
+		     0x0ac80000u | (i & 0xffff));
+		udp_to(p + sizeof(struct iphdr), f + len);
+		return len;
+	}
+	eth->h_proto = htons(ETH_P_IPV6);
+	ip6->version = 6;
+	ip6->payload_len = htons((uint16_t)(len - sizeof(*eth) - sizeof(*ip6)));
+	ip6->nexthdr = IPPROTO_UDP;
+	ip6->hop_limit = 64;
+	memcpy(ip6->saddr.s6_addr, "\xfd\x00\x01\x00", 4);
+	memcpy(ip6->saddr.s6_addr + 12, &host, 4);
+	memcpy(ip6->daddr.s6_addr, "\xfd\x00\x02\x00", 4);
+	memcpy(ip6->daddr.s6_addr + 12, &host, 4);
+	udp_to(p + sizeof(*ip6), f + len);
+	return len;
+}
+
 /* The frame from source src, len bytes (FRAME_LEN, or GRE_LEN in GRE). */
 static void build(unsigned char *f, unsigned len, uint32_t src)
 {
 	struct ethhdr *eth = (struct ethhdr *)f;
 	unsigned char *p = f + sizeof(*eth);
-	struct udphdr *udp;
 
 	memset(f, 0, len);
 	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
@@ -73,18 +122,17 @@ static void build(unsigned char *f, unsigned len, uint32_t src)
 	}
 	ipv4((struct iphdr *)p, (unsigned)(f + len - p), IPPROTO_UDP,
 	     0x0a000000u | (src & 0xffffff), 0x0afffffeu); /* to 10.255.255.254 */
-	udp = (struct udphdr *)(p + sizeof(struct iphdr));
-	udp->source = htons(1024);
-	udp->dest = htons(9);
-	udp->len = htons((uint16_t)(f + len - (unsigned char *)udp));
+	udp_to(p + sizeof(struct iphdr), f + len);
 }
 
 int main(int argc, char **argv)
 {
 	static struct frame frames[BATCH];
-	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP) };
+	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP) },
+			   to6 = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IPV6) };
 	unsigned long first, count, rounds = 1, pps = 0, r, i, sent = 0;
 	unsigned len = FRAME_LEN;
+	int pairs = 0;
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	double t0;
@@ -93,9 +141,13 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--gre")) {
 		len = GRE_LEN;
 		argc--, argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "--pairs")) {
+		pairs = 1;
+		argc--, argv++;
 	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: churn_send [--gre] IFACE FIRST COUNT [ROUNDS [PPS]]\n");
+		fprintf(stderr,
+			"usage: churn_send [--gre | --pairs] IFACE FIRST COUNT [ROUNDS [PPS]]\n");
 		return 2;
 	}
 	first = strtoul(argv[2], NULL, 10);
@@ -104,7 +156,7 @@ int main(int argc, char **argv)
 		rounds = strtoul(argv[4], NULL, 10);
 	if (argc > 5)
 		pps = strtoul(argv[5], NULL, 10);
-	to.sll_ifindex = (int)if_nametoindex(argv[1]);
+	to.sll_ifindex = to6.sll_ifindex = (int)if_nametoindex(argv[1]);
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0 || !to.sll_ifindex) {
 		perror("churn_send");
@@ -125,8 +177,15 @@ int main(int argc, char **argv)
 			unsigned n = count - i < BATCH ? (unsigned)(count - i) : BATCH, k;
 			int done;
 
-			for (k = 0; k < n; k++)
-				build(frames[k].bytes, len, (uint32_t)(first + i + k));
+			for (k = 0; k < n; k++) {
+				if (!pairs) {
+					build(frames[k].bytes, len, (uint32_t)(first + i + k));
+					continue;
+				}
+				iov[k].iov_len =
+				    build_pair(frames[k].bytes, (uint32_t)(first + i + k));
+				msgs[k].msg_hdr.msg_name = iov[k].iov_len == V6_LEN ? &to6 : &to;
+			}
 			done = sendmmsg(fd, msgs, n, 0);
 			if (done < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR) {
 				perror("churn_send: sendmmsg");

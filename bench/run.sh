@@ -49,6 +49,12 @@ run() {
 	echo
 	ENCAP=gre run bench/alone.sh 3000000 3 65536
 	echo
+	echo "\`PAIRS=1 bench/alone.sh 3000000 3 256\`: the same, 256 pairs in turn that differ in"
+	echo "their host bytes alone, 10.100.0.i to 10.200.0.i, every fourth IPv6 (fd00:100::i to"
+	echo "fd00:200::i, 80 bytes on the wire): the pairs a hash of the addresses must spread."
+	echo
+	PAIRS=1 run bench/alone.sh 3000000 3 256
+	echo
 	echo "## \`-i any\` against one bound interface"
 	echo
 	echo "\`bench/any.sh 3 3 100\`: the flood of flood.sh watched with \`-i any\` in a namespace"

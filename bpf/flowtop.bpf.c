@@ -499,22 +499,36 @@ static __always_inline int same_addrs(__u32 cpu, __u64 pos, const union flow_rin
 	return src && dst && same_addr(src, &c->src) && same_addr(dst, &c->dst);
 }
 
+/* MurmurHash3's 64-bit finalizer: each bit of x changes each bit of the result, the low
+ * ones too (a multiplication alone carries a bit up, never down). */
+static __always_inline __u64 mix64(__u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ x >> 33;
+}
+
 /* A hash of the pair: its addresses and whose (the slot, protocol and family bits of a
- * count), mixed as MurmurHash3's finalizer does, so that addresses that differ in one
- * byte differ in every bit. Its low bits pick the pair's set, its high 16 are the
- * hint's tag. */
+ * count). Each 64-bit word of them is mixed whole before they are combined: an
+ * address's host byte is the top byte of its little-endian word, and pairs that differ
+ * there alone (10.100.0.i to 10.200.0.i) must still differ in the low bits, which pick
+ * the pair's set (its high 16 are the hint's tag). An IPv4 pair is one word, source
+ * above destination; an IPv6 pair's four are weighed apart (odd factors), so that a
+ * pair and its reverse, or two pairs that swap their hosts, do not cancel out. */
 static __always_inline __u32 pair_hash(const struct cursor *c, __u64 whose)
 {
 	const __u32 *s = (const __u32 *)c->src.addr, *d = (const __u32 *)c->dst.addr;
-	__u32 h = s[3] * 0x9e3779b1u ^ d[3] ^ (__u32)(whose >> 32);
+	__u64 h;
 
-	if (!c->v4)
-		h ^= (s[0] ^ s[1] ^ s[2]) * 0x9e3779b1u ^ d[0] ^ d[1] ^ d[2];
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	return h ^ h >> 16;
+	if (c->v4)
+		h = mix64(((__u64)s[3] << 32 | d[3]) ^ whose);
+	else
+		h = mix64(((__u64)s[0] << 32 | s[1]) ^ whose) ^
+		    mix64((__u64)s[2] << 32 | s[3]) * 3 ^ mix64((__u64)d[0] << 32 | d[1]) * 5 ^
+		    mix64((__u64)d[2] << 32 | d[3]) * 7;
+	return (__u32)(h ^ h >> 32);
 }
 
 /* This CPU's pair set for a pair of hash h. */

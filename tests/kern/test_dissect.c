@@ -914,6 +914,114 @@ static uint64_t no_joins(void)
 	return ctl.no_joins;
 }
 
+/* Which of CPU 0's n pair sets differ from before (n of them, read into before), marked
+ * in touched: a set a frame claimed the owner of or wrote a hint in, since a drain freed
+ * every owner and a new record's hint points elsewhere. before is read again. */
+static void mark_touched_sets(struct flow_pair_set *before, unsigned n, bool *touched)
+{
+	struct flow_pair_set now;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		now = join_set(i);
+		if (memcmp(&now, &before[i], sizeof(now)))
+			touched[i] = true;
+		before[i] = now;
+	}
+}
+
+/* Sets that k pairs placed at random in n sets occupy on average: n (1 - (1 - 1/n)^k). */
+static double random_sets(unsigned n, unsigned k)
+{
+	double empty = 1;
+
+	while (k--)
+		empty *= 1 - 1.0 / n;
+	return n * (1 - empty);
+}
+
+/* base (an address's text) with its last byte i, as text in buf. */
+static void host_in(char *buf, size_t len, const char *base, unsigned i)
+{
+	int af = strchr(base, ':') ? AF_INET6 : AF_INET;
+	uint8_t a[16];
+
+	if (inet_pton(af, base, a) != 1)
+		abort();
+	a[af == AF_INET6 ? 15 : 3] = (uint8_t)i;
+	inet_ntop(af, a, buf, (socklen_t)len);
+}
+
+/* Runs one UDP frame of each of n pairs on CPU 0, pair i from host i / per_src of snet
+ * to host i % 256 of dnet (host_in(): both IPv4 or both IPv6; per_src 1: host i to host
+ * i), a drain after every 512 (a drain of 1,024 records of pairs that came once each would
+ * turn the joins off); returns the CPU's pair sets the frames touched. */
+static unsigned run_pairs(const char *snet, const char *dnet, unsigned n, unsigned per_src)
+{
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	struct flow_pair_set *before;
+	unsigned i, used = 0;
+	struct bpf_maps m;
+	bool *touched;
+	struct frame f;
+	cpu_set_t all;
+
+	bpf_load_maps(skel, &m);
+	before = calloc(m.join_sets, sizeof(*before));
+	touched = calloc(m.join_sets, sizeof(*touched));
+	if (!before || !touched)
+		abort();
+	sched_getaffinity(0, sizeof(all), &all);
+	reset();
+	mark_touched_sets(before, m.join_sets, touched);
+	memset(touched, 0, m.join_sets * sizeof(*touched));
+	for (i = 0; i < n; i++) {
+		host_in(src, sizeof(src), snet, i / per_src);
+		host_in(dst, sizeof(dst), dnet, i % 256);
+		if (strchr(src, ':'))
+			eth(&f, ETH_P_IPV6), ipv6(&f, src, dst, IPPROTO_UDP), udp(&f);
+		else
+			eth(&f, ETH_P_IP), ipv4(&f, src, dst, IPPROTO_UDP), udp(&f);
+		if (!ASSERT_OK(run_on_cpu(0, &f)))
+			break;
+		if (i % 512 == 511 || i == n - 1) {
+			mark_touched_sets(before, m.join_sets, touched);
+			ASSERT_OK(sample());
+		}
+	}
+	sched_setaffinity(0, sizeof(all), &all);
+	ASSERT_EQ(totals.total.frames, n);
+	ASSERT_EQ(totals.total.spilled, 0);
+	ASSERT_EQ(no_joins(), 0);
+	for (i = 0; i < m.join_sets; i++)
+		used += touched[i];
+	printf("  %u pairs, %u sources of %s to %u of %s: %u of %u sets (at random: %.0f)\n", n,
+	       (n + per_src - 1) / per_src, snet, n < 256 ? n : 256, dnet, used, m.join_sets,
+	       random_sets(m.join_sets, n));
+	free(before);
+	free(touched);
+	return used;
+}
+
+/* Pairs that differ only in their host bytes spread over the sets as pairs at random
+ * do (at least 5/6 as many sets: 200 of 2,048 for 256 pairs), so that their hints do
+ * not evict each other: the hash mixes every byte of both addresses into its low bits.
+ * A multiplication of the address's little-endian word, whose top byte is the host's,
+ * left 256 pairs 10.100.0.i -> 10.200.0.i 37 sets. */
+static void test_structured_pairs_spread_over_sets(void)
+{
+	struct bpf_maps m;
+	unsigned used;
+
+	bpf_load_maps(skel, &m);
+	used = run_pairs("10.100.0.0", "10.200.0.0", 256, 1);
+	ASSERT_TRUE(used >= random_sets(m.join_sets, 256) * 5 / 6);
+	used = run_pairs("fd00:100::", "fd00:200::", 256, 1);
+	ASSERT_TRUE(used >= random_sets(m.join_sets, 256) * 5 / 6);
+	used = run_pairs("10.100.0.0", "10.200.0.0", 64 * 256, 256);
+	ASSERT_TRUE(used >= random_sets(m.join_sets, 64 * 256) * 5 / 6);
+}
+
 /* A drain of 2,000 records of pairs that came once each (a flood of new sources) turns
  * the CPU's joins off: the next frames of one pair are a record each, all counted; 16
  * drains later it joins again, and a drain where a pair's frames joined keeps it so. A
@@ -1890,6 +1998,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_per_cpu_rings);
 	RUN_TEST(test_records_join_their_pair);
 	RUN_TEST(test_owner_counts_in_place);
+	RUN_TEST(test_structured_pairs_spread_over_sets);
 	RUN_TEST(test_joins_race_drains);
 	RUN_TEST(test_joins_off_while_pairs_do_not_repeat);
 	RUN_TEST(test_records_of_both_families);
