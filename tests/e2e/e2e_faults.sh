@@ -4,7 +4,7 @@
 # renamed or moved to another namespace, a map too small for the hosts; least privilege;
 # valgrind memcheck on a batch run.
 . "$(dirname "$0")/lib.sh"
-need_root 26
+need_root 28
 
 netns_new flt && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 if_=fl-$E2E_SFX
@@ -125,6 +125,25 @@ rm -f "$E2E_TMP/fault"
 tm send-keys -t f q
 check "then q: exit status 1, the counts are incomplete" \
 	wait_for 5 eval '[ "$(cat "$E2E_TMP/rc1" 2>/dev/null)" = 1 ]'
+tm kill-session -t f
+# an expression set while the counters cannot be emptied: the new sockets take it and
+# count (the header names it), rather than standing unhooked under the old one's name
+tm new-session -d -s f -x 120 -y 25 \
+	"ip netns exec $ns env $fault FAULT_BPF_READ=1 $FLOWTOP -i $if_ -N -d 0.2; echo \$? >$E2E_TMP/rc3"
+wait_for 10 shows "flowtop  $if_ (up)"
+touch "$E2E_TMP/fault"
+tm send-keys -t f e
+wait_for 5 shows "Count only"
+tm send-keys -t f icmp Enter
+check "e while the counters cannot be emptied: the new expression is the one named" \
+	wait_for 5 shows "flowtop  $if_  'icmp' (up)"
+rm -f "$E2E_TMP/fault"
+ip netns exec "$ns" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(3):
+    s.sendto(bytes(10), ("10.79.0.2", 9))'
+check "and its sockets judge frames: 3 UDP datagrams filtered" wait_for 5 shows " filtered 3"
 tm kill-session -t f
 tm new-session -d -s f -x 100 -y 25 \
 	"ip netns exec $ns env $fault FAULT_POLL=1 $FLOWTOP -i $if_ -N -d 0.2 2>$E2E_TMP/poll.err; echo \$? >$E2E_TMP/rc2"
