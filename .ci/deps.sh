@@ -46,6 +46,7 @@ cmd setpriv util-linux
 cmd setcap libcap2-bin
 cmd clang-format clang-format
 cmd valgrind valgrind
+cmd strace strace
 cmd curl curl
 cmd promtool prometheus
 cmd prometheus prometheus

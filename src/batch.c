@@ -126,12 +126,26 @@ static int write_snapshot(struct batch *b, struct report *r, const char *path, c
 	return err;
 }
 
+/* One sample, one write(2) to stdout (report_send): a reader tailing the output never
+ * finds half a sample at its end. A sample too large to build in memory goes through
+ * stdio, in pieces, rather than not at all. A reader gone (EPIPE) ends the run. */
 static void print_sample(struct batch *b, const struct report *r)
 {
+	enum report_format fmt = b->opts->json ? REPORT_JSON : REPORT_TEXT;
+	int err;
+
 	if (b->out_closed)
 		return;
-	report_write(stdout, r, b->opts->json ? REPORT_JSON : REPORT_TEXT);
-	if (fflush(stdout) && errno == EPIPE)
+	if (fflush(stdout) && errno == EPIPE) { /* what went through stdio first */
+		b->out_closed = true;
+		return;
+	}
+	err = report_send(STDOUT_FILENO, r, fmt);
+	if (err == -ENOMEM) {
+		report_write(stdout, r, fmt);
+		err = fflush(stdout) ? -errno : 0;
+	}
+	if (err == -EPIPE)
 		b->out_closed = true;
 }
 

@@ -26,8 +26,6 @@
 struct exporter {
 	struct MHD_Daemon *daemon;
 	struct metrics *metrics;	/* the main thread's */
-	enum group_by by;		/* --metrics-group, or GROUP_HOST */
-	struct geo *geo;		/* where its hosts are looked up */
 	pthread_mutex_t lock;		/* guards what follows: the handler's thread reads it */
 	struct MHD_Response *sample[2]; /* the last sample's: 0.0.4, OpenMetrics; NULL
 					 * before the first */
@@ -228,25 +226,7 @@ void exporter_stop(struct exporter *e)
 
 int exporter_group(struct exporter *e, enum group_by by, struct geo *geo)
 {
-	int err = metrics_group(e->metrics, by, geo);
-
-	if (!err) {
-		e->by = by;
-		e->geo = geo;
-	}
-	return err;
-}
-
-/* The hosts active in the last sample looked up, for their AS or country's series. */
-static void locate_active(struct exporter *e, struct hosttab *t)
-{
-	size_t i, n = hosttab_active(t);
-
-	for (i = 0; i < n; i++) {
-		const struct host *h = hosttab_active_host(t, i);
-
-		geo_locate(e->geo, &h->addr, &hosttab_own(t, h)->geo);
-	}
+	return metrics_group(e->metrics, by, geo);
 }
 
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
@@ -257,14 +237,12 @@ int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 				   .expr = capture_expression(c),
 				   .generation = capture_generation(c) };
 
-	if (e->by != GROUP_HOST)
-		locate_active(e, capture_hosts(c));
 	w.links = capture_links(c, &w.nlinks);
 	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
 	return exporter_publish(e, capture_hosts(c), capture_totals(c), &w, &f);
 }
 
-int exporter_publish(struct exporter *e, const struct hosttab *t, const struct flow_totals *tot,
+int exporter_publish(struct exporter *e, struct hosttab *t, const struct flow_totals *tot,
 		     const struct metrics_where *w, const struct metrics_filter *f)
 {
 	struct MHD_Response *next[2] = { NULL, NULL }, *last[2];

@@ -24,15 +24,15 @@ int exporter_listen(const char *spec, char *err, size_t errlen);
 /* Serves on fd (taken, also on failure) the top busiest hosts. NULL with err set. */
 struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen);
 void exporter_stop(struct exporter *e);
-/* --metrics-group: series per AS or per country too (metrics_group()), the hosts looked
- * up in geo (may be NULL) as they become active. 0 or -errno. */
+/* --metrics-group: series per AS or per country too (metrics_group()), the hosts placed
+ * with geo (may be NULL) as they become active, public ones by a worker. 0 or -errno. */
 int exporter_group(struct exporter *e, enum group_by by, struct geo *geo);
 
 /* After a sample: renders it and publishes it to the scrapes. Returns 0 or -ENOMEM
  * (the previous sample then stays published, both texts of it). */
 int exporter_sample(struct exporter *e, struct capture *c, const char *netns);
 /* The same from the sample's parts (exporter_sample() takes them from the capture). */
-int exporter_publish(struct exporter *e, const struct hosttab *t, const struct flow_totals *tot,
+int exporter_publish(struct exporter *e, struct hosttab *t, const struct flow_totals *tot,
 		     const struct metrics_where *w, const struct metrics_filter *f);
 
 #endif

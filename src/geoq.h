@@ -4,9 +4,9 @@
  * threads) takes addresses from a bounded queue and hands back their struct geo_info.
  * A group build by AS or country (src/groups.c) asks for the hosts it has not placed
  * yet and takes the answers in at the next build, so a flood of new sources costs a
- * sample a queue push each, not a database look-up each. (The exporter's series by AS
- * look up in place: they are fed each sample's deltas, and a host's first ones would
- * go to "looking up" for good.) */
+ * sample a queue push each, not a database look-up each. The exporter's series by AS
+ * or country (src/metrics.c) ask a queue of their own, and hold a host's deltas until
+ * its answer is in. */
 #ifndef FLOWTOP_GEOQ_H
 #define FLOWTOP_GEOQ_H
 

@@ -9,7 +9,19 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "geoq.h"
 #include "topk.h"
+
+#define HELD_MAX GEOQ_SLOTS /* hosts held at most; past that one is looked up in place */
+
+/* A public host the worker has not placed yet: its deltas since, held from its group's
+ * series (and from "other") until it is placed. */
+struct held {
+	struct flow_key addr;	    /* first: key_cmp() orders these as struct flow_key */
+	struct flow_counters delta; /* the sum of its deltas since it was first held */
+	struct geo_info gi;	    /* where it is, once the answer is in */
+	bool asked;		    /* the worker has the question */
+};
 
 /* A host with a series of its own: what it had counted when it got it. */
 struct series {
@@ -37,7 +49,12 @@ struct metrics {
 	enum group_by by;	   /* GROUP_HOST: no groups */
 	struct hosttab *group_tab; /* each group's counts, from its hosts' deltas */
 	struct geo *geo;	   /* AS names, or NULL */
-	char *text[2];		   /* 0.0.4, OpenMetrics */
+	struct geoq *q;		   /* places public hosts, made at the first sample */
+	bool no_worker;		   /* geoq_new() failed: hosts placed in place */
+	struct held *held;	   /* sorted by address between two updates */
+	size_t nheld, held_cap;
+	struct flow_counters held_sum; /* their deltas */
+	char *text[2];		       /* 0.0.4, OpenMetrics */
 	size_t len[2];
 	unsigned generation; /* of the count the series belong to (metrics_where) */
 	uint64_t frames;     /* the last sample's, to see counters start over */
@@ -99,6 +116,8 @@ void metrics_free(struct metrics *m)
 	set_free(&m->hosts);
 	set_free(&m->groups);
 	hosttab_free(m->group_tab);
+	geoq_free(m->q);
+	free(m->held);
 	free(m->text[0]);
 	free(m->text[1]);
 	free(m);
@@ -418,29 +437,130 @@ static int set_update(struct series_set *s, const struct hosttab *t,
 	return 0;
 }
 
-/* Each group's counts grow by its hosts' deltas of the sample just closed: a group's
- * series never goes back when one of its hosts leaves the host table. */
-static void feed_groups(struct metrics *m, const struct hosttab *t, double interval)
+/* The key of the group of the host at addr, placed at gi. */
+static void group_of(const struct metrics *m, const struct flow_key *addr,
+		     const struct geo_info *gi, struct flow_key *key)
 {
 	struct group_opts o = { .by = m->by };
-	size_t i, n = hosttab_active(t);
+	struct host h = { .addr = *addr, .geo = *gi };
+
+	group_key(&o, &h, key);
+}
+
+/* Counts c to the group of the host at addr, placed at gi. */
+static void feed(struct metrics *m, const struct flow_key *addr, const struct geo_info *gi,
+		 const struct flow_counters *c)
+{
 	struct flow_key key;
 
+	group_of(m, addr, gi, &key);
+	if (hosttab_add(m->group_tab, &key, c, 0) == 0) {
+		const struct host *g = hosttab_find(m->group_tab, &key);
+
+		/* the labels' AS or country */
+		hosttab_own(m->group_tab, g)->geo = *gi;
+	}
+}
+
+/* The entry of addr among the held (bsearch over the first `sorted`, which are in
+ * order), or a new one at the end; NULL when HELD_MAX are held. */
+static struct held *held_get(struct metrics *m, const struct flow_key *addr, size_t sorted)
+{
+	struct held *e = sorted ? bsearch(addr, m->held, sorted, sizeof(*e), key_cmp) : NULL;
+
+	if (e)
+		return e;
+	if (m->nheld == m->held_cap) {
+		size_t cap = m->held_cap ? 2 * m->held_cap : 256;
+
+		if (m->held_cap == HELD_MAX)
+			return NULL;
+		e = realloc(m->held, (cap < HELD_MAX ? cap : HELD_MAX) * sizeof(*e));
+		if (!e)
+			return NULL;
+		m->held = e;
+		m->held_cap = cap < HELD_MAX ? cap : HELD_MAX;
+	}
+	e = &m->held[m->nheld++];
+	*e = (struct held){ .addr = *addr };
+	return e;
+}
+
+struct answers {
+	struct metrics *m;
+	struct hosttab *t;
+};
+
+/* The worker's answer for addr: into its host, if still in the table and not placed
+ * since, and into its entry among the held. */
+static void answer_in(void *arg, const struct flow_key *addr, const struct geo_info *gi)
+{
+	struct answers *a = arg;
+	const struct host *h = hosttab_find(a->t, addr);
+	struct held *e =
+	    a->m->nheld ? bsearch(addr, a->m->held, a->m->nheld, sizeof(*e), key_cmp) : NULL;
+
+	if (h && !geo_placed(&h->geo))
+		hosttab_own(a->t, h)->geo = *gi;
+	if (e)
+		e->gi = *gi;
+}
+
+/* Each group's counts grow by its hosts' deltas of the sample just closed: a group's
+ * series never goes back when one of its hosts leaves the host table. A host is placed
+ * first: a public one by the worker (the database is not read on the sample's path),
+ * its deltas held until the answer is in, whether or not it is still in the table by
+ * then; the rest here (no database, a special range, or HELD_MAX held already). */
+static void feed_groups(struct metrics *m, struct hosttab *t, double interval)
+{
+	struct answers a = { m, t };
+	size_t i, j, n = hosttab_active(t), sorted = m->nheld;
+	char err[512];
+
+	if (m->geo && !m->q && !m->no_worker) {
+		m->q = geoq_new(geo_path(m->geo), err, sizeof(err));
+		m->no_worker = !m->q;
+	}
+	if (m->q)
+		geoq_take(m->q, answer_in, &a);
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_active_host(t, i);
+		struct held *e = NULL;
 
-		group_key(&o, h, &key);
-		if (hosttab_add(m->group_tab, &key, &h->delta, 0) == 0) {
-			const struct host *g = hosttab_find(m->group_tab, &key);
-
-			/* the labels' AS or country */
-			hosttab_own(m->group_tab, g)->geo = h->geo;
-		}
+		if (!geo_placed(&h->geo) && (!m->q || geo_classify(&h->addr) != GEO_PUBLIC ||
+					     !(e = held_get(m, &h->addr, sorted))))
+			geo_locate(m->geo, &h->addr, &hosttab_own(t, h)->geo);
+		if (e)
+			counters_add(&e->delta, &h->delta);
+		else
+			feed(m, &h->addr, &h->geo, &h->delta);
 	}
+	m->held_sum = (struct flow_counters){ 0 };
+	for (i = j = 0; i < m->nheld; i++) {
+		struct held *e = &m->held[i];
+		const struct host *h = hosttab_find(t, &e->addr);
+
+		if (!geo_placed(&e->gi) && h && geo_placed(&h->geo))
+			e->gi = h->geo; /* placed meanwhile, by another look-up */
+		if (geo_placed(&e->gi)) {
+			feed(m, &e->addr, &e->gi, &e->delta);
+			continue;
+		}
+		if (!e->asked) { /* new, or the queue was full */
+			e->asked = geoq_ask(m->q, &e->addr);
+			if (e->asked && h && h->geo.class == GEO_NOT_LOOKED_UP)
+				hosttab_own(t, h)->geo.class = GEO_PENDING;
+		}
+		counters_add(&m->held_sum, &e->delta);
+		m->held[j++] = *e;
+	}
+	m->nheld = j;
+	if (m->nheld)
+		qsort(m->held, m->nheld, sizeof(*m->held), key_cmp);
 	hosttab_end(m->group_tab, interval);
 }
 
-int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow_totals *tot,
+int metrics_update(struct metrics *m, struct hosttab *t, const struct flow_totals *tot,
 		   const struct metrics_where *w, const struct metrics_filter *filter)
 {
 	const char *iface = w->iface;
@@ -453,6 +573,7 @@ int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow
 	 * series starts again */
 	if (m->generation != w->generation || tot->total.frames < m->frames) {
 		m->hosts.nlisted = m->groups.nlisted = 0;
+		m->nheld = 0;
 		if (m->group_tab)
 			hosttab_clear(m->group_tab);
 	}
@@ -463,6 +584,7 @@ int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow
 	err = set_update(&m->hosts, t, &all);
 	if (!err && m->by != GROUP_HOST) {
 		feed_groups(m, t, tot->interval);
+		counters_sub(&all, &m->held_sum); /* not in any group's series yet, nor other */
 		err = set_update(&m->groups, m->group_tab, &all);
 	}
 	if (!err)

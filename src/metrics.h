@@ -34,9 +34,14 @@ void metrics_free(struct metrics *m);
 
 #define METRICS_GROUPS_MAX 65536 /* ASes or countries counted at most (the rest: other) */
 #define METRICS_LABELS_MAX 512	 /* bytes of a series' own labels at most */
-/* Adds series per AS or per country (by), as many as per host; geo names the ASes
- * (may be NULL). The hosts' geo must be looked up before each metrics_update() (the
- * exporter does). 0, -EINVAL or -ENOMEM. */
+/* Adds series per AS or per country (by), as many as per host; geo (may be NULL: every
+ * public address in AS and country "-") names the ASes and places the hosts. A host
+ * not placed yet is placed by metrics_update(): a public address by a worker with a
+ * database of its own (src/geoq.h), off the sample's path, the rest in place. Until
+ * its answer is in, at a later update, the host's deltas are held (from its group's
+ * series and from "other", so the sum over as lags by them), then added to its group,
+ * also when the host has left the host table meanwhile: counted late, never twice,
+ * never elsewhere. 0, -EINVAL or -ENOMEM. */
 int metrics_group(struct metrics *m, enum group_by by, struct geo *geo);
 
 /* The filter's cumulative run count and run time, when the kernel keeps them. */
@@ -59,8 +64,9 @@ struct metrics_where {
 
 /* Renders the sample just taken: t's hosts and tot's totals. The filter's counters
  * have a series per watched interface, labelled with its name; everything else is
- * labelled with w->iface. 0 or -ENOMEM (the last rendering then stays). */
-int metrics_update(struct metrics *m, const struct hosttab *t, const struct flow_totals *tot,
+ * labelled with w->iface. With groups, it places t's hosts (their geo) as
+ * metrics_group() says. 0 or -ENOMEM (the last rendering then stays). */
+int metrics_update(struct metrics *m, struct hosttab *t, const struct flow_totals *tot,
 		   const struct metrics_where *w, const struct metrics_filter *filter);
 
 /* The last rendering: OpenMetrics (ending "# EOF") or the 0.0.4 text format; its length

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "fmt.h"
 #include "topk.h"
@@ -459,6 +460,45 @@ int report_write(FILE *f, const struct report *r, enum report_format fmt)
 		break;
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+/* All of buf to fd: a short write goes on from where it stopped, a signal's EINTR
+ * writes again. 0 or -errno. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO; /* nothing taken, no error: it never will be */
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int report_send(int fd, const struct report *r, enum report_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = report_write(f, r, fmt); /* a memory stream fails only for memory */
+	if (fclose(f) || err) {
+		free(buf);
+		return -ENOMEM;
+	}
+	err = write_all(fd, buf, len);
+	free(buf);
+	return err;
 }
 
 enum report_format report_format_for(const char *path)

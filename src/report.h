@@ -48,6 +48,12 @@ int report_select(struct report *r, const struct hosttab *t, const struct filter
 /* Writes r to f. Returns 0, or -EIO when f reports a write error. */
 int report_write(FILE *f, const struct report *r, enum report_format fmt);
 
+/* Writes r to the descriptor fd in one write(2), built whole in memory first (a
+ * descriptor that takes part of it, or a signal, and the rest follows): a reader of
+ * JSON Lines never meets a sample written in pieces, or another writer's bytes inside
+ * one. 0, -ENOMEM (nothing written), or -errno of the write. */
+int report_send(int fd, const struct report *r, enum report_format fmt);
+
 /* .json and .csv (any case) by name, text otherwise. */
 enum report_format report_format_for(const char *path);
 

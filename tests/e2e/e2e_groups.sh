@@ -95,11 +95,13 @@ as_val() { awk -v f="$1" -v a="as=\"$2\"" 'index($0, f "{") == 1 && index($0, a)
 sum_of() { awk -v f="$1" 'index($0, f "{") == 1 { s += $NF } END { printf "%d\n", s }' "$2"; }
 # grew FAMILY AS N: AS's series grew by N from the first scrape to the second
 grew() { [ $(($(as_val "$1" "$2" "$E2E_TMP/m2.txt") - $(as_val "$1" "$2" "$E2E_TMP/m1.txt"))) = "$3" ]; }
-# scraped FILE FRAMES SERIES: a scrape, kept in FILE, counts FRAMES frames and has SERIES
-# series of AS transmit packets (the ASes and other)
+# scraped FILE FRAMES SERIES: a scrape, kept in FILE, counts FRAMES frames, has SERIES
+# series of AS transmit packets (the ASes and other), and every host placed (a host the
+# worker has not placed yet is held from the sum over as)
 scraped() {
 	scrape >"$1" && [ "$(val flowtop_frames_total "$1")" = "$2" ] &&
-		[ "$(grep -c "^flowtop_as_transmit_packets_total{" "$1")" = "$3" ]
+		[ "$(grep -c "^flowtop_as_transmit_packets_total{" "$1")" = "$3" ] &&
+		[ "$(sum_of flowtop_as_transmit_packets_total "$1")" = "$2" ]
 }
 ip netns exec "$nb" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$PORT" --metrics-group as -N -d 0.1 \
 	</dev/null >"$E2E_TMP/exp.out" 2>"$E2E_TMP/exp.err" &

@@ -148,8 +148,9 @@ wait_for() {
 	done
 }
 
-# last_line FILE: the last whole line of FILE: flowtop writes a large sample (hundreds of
-# interfaces) in several writes, and a reader between them finds half a line at the end
+# last_line FILE: the last whole line of FILE: flowtop writes each sample in one write(2),
+# but the kernel copies a large write (hundreds of interfaces) into a file a page at a
+# time, the file's size growing with each, and a reader in between finds half a line
 last_line() {
 	if [ -z "$(tail -c 1 "$1")" ]; then tail -n 1 "$1"; else tail -n 2 "$1" | head -n 1; fi
 }

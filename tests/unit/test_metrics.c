@@ -405,6 +405,126 @@ static void test_series_per_as(void)
 	hosttab_free(t);
 }
 
+/* The sum of every series of family name (the listed ones and "other"). */
+static int64_t family_sum(const char *text, const char *name)
+{
+	char pat[128];
+	const char *p = text;
+	int64_t sum = 0;
+
+	snprintf(pat, sizeof(pat), "\n%s{", name);
+	while ((p = strstr(p, pat))) {
+		p = strstr(p, "} ");
+		if (!p)
+			break;
+		sum += strtoll(p + 2, NULL, 10);
+	}
+	return sum;
+}
+
+static const struct host *find_host(const struct hosttab *t, const char *addr)
+{
+	struct flow_key k = key(addr);
+	const struct host *h = hosttab_find(t, &k);
+
+	if (!h)
+		abort(); /* the test's own mistake */
+	return h;
+}
+
+struct aside {
+	struct metrics *m;
+	struct hosttab *t;
+	struct metrics_where w;
+	uint64_t frames; /* the totals' frames, never going back */
+	const char *txt;
+};
+
+/* Closes the sample (its frames added by the caller) and renders it. */
+static void update(struct aside *a)
+{
+	struct flow_totals tot = totals_of(++a->frames);
+	size_t len;
+
+	hosttab_end(a->t, 1.0);
+	ASSERT_OK(metrics_update(a->m, a->t, &tot, &a->w, NULL));
+	a->txt = metrics_text(a->m, false, &len);
+}
+
+/* Samples without traffic until the AS series' bytes sent add up to want (the worker's
+ * answers come in at a sample), for 10 s at most. */
+static bool sent_adds_up(struct aside *a, int64_t want)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (family_sum(a->txt, "flowtop_as_transmit_bytes_total") == want)
+			return true;
+		usleep(10000);
+		update(a);
+	}
+	FAILF("the AS series sent %" PRId64 " bytes, expected %" PRId64,
+	      family_sum(a->txt, "flowtop_as_transmit_bytes_total"), want);
+	return false;
+}
+
+/* --metrics-group as with the database: a new public host is placed by the worker, off
+ * the sample's path; its deltas are held until it is (in no AS series, not in "other"),
+ * then added to its AS, so the series add up to every byte sent, once, and never go
+ * back; a host that leaves the host table while it waits keeps its counts too. */
+static void test_series_per_as_wait_for_the_worker(void)
+{
+	char err[256];
+	struct geo *geo = geo_open(NULL, err, sizeof(err));
+	struct aside a = { .w = { .iface = "eth0" } };
+	const char *tx = "flowtop_as_transmit_bytes_total";
+	struct flow_key k;
+
+	if (!geo) {
+		FAILF("%s (the deps step installs libloc-database)", err);
+		return;
+	}
+	a.t = hosttab_new(4);
+	a.m = metrics_new(2);
+	ASSERT_OK(metrics_group(a.m, GROUP_AS, geo));
+	frame(a.t, "8.8.8.8", "10.0.0.1", 1000);
+	update(&a);
+	ASSERT_EQ(family_sum(a.txt, tx), 0); /* held */
+	ASSERT_EQ(value_of(a.txt, tx, "as=\"15169\",as_name=\"GOOGLE\""), -1);
+	if (!sent_adds_up(&a, 1000))
+		goto out;
+	/* placed, new in the top: its series from 0, what it had in other */
+	ASSERT_EQ(value_of(a.txt, tx, "as=\"15169\",as_name=\"GOOGLE\""), 0);
+	ASSERT_EQ(value_of(a.txt, tx, "as=\"other\""), 1000);
+	ASSERT_EQ(find_host(a.t, "8.8.8.8")->geo.asn, 15169);
+	/* a placed host counts at once; a new one of the same AS waits, then joins it */
+	frame(a.t, "8.8.8.8", "10.0.0.1", 100);
+	frame(a.t, "8.8.4.4", "10.0.0.1", 50);
+	update(&a);
+	ASSERT_EQ(value_of(a.txt, tx, "as=\"15169\",as_name=\"GOOGLE\""), 100);
+	ASSERT_EQ(family_sum(a.txt, tx), 1100);
+	if (!sent_adds_up(&a, 1150))
+		goto out;
+	ASSERT_EQ(value_of(a.txt, tx, "as=\"15169\",as_name=\"GOOGLE\""), 150);
+	ASSERT_EQ(value_of(a.txt, tx, "as=\"other\""), 1000);
+	/* 1.1.1.1 asked, then out of the full table of 4 before its answer is in: its 7
+	 * bytes still reach the series */
+	frame(a.t, "1.1.1.1", "10.0.0.1", 7);
+	update(&a);
+	ASSERT_EQ(family_sum(a.txt, tx), 1150);
+	frame(a.t, "8.8.8.8", "10.0.0.1", 1);
+	frame(a.t, "8.8.4.4", "10.0.0.1", 1);
+	frame(a.t, "192.0.2.1", "10.0.0.1", 2);
+	k = key("1.1.1.1");
+	ASSERT_TRUE(hosttab_find(a.t, &k) == NULL);
+	update(&a);
+	sent_adds_up(&a, 1161);
+out:
+	metrics_free(a.m);
+	hosttab_free(a.t);
+	geo_close(geo);
+}
+
 int main(void)
 {
 	RUN_TEST(test_a_series_per_interface);
@@ -413,6 +533,7 @@ int main(void)
 	RUN_TEST(test_expression_info);
 	RUN_TEST(test_openmetrics_escaping_and_restart);
 	RUN_TEST(test_series_per_as);
+	RUN_TEST(test_series_per_as_wait_for_the_worker);
 	RUN_TEST(test_long_interface_list_keeps_series);
 	return test_summary("test_metrics");
 }

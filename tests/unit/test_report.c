@@ -5,8 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 
 #include "fmt.h"
 #include "hosttab.h"
@@ -367,6 +371,166 @@ static void test_snapshot_ignores_planted_symlinks(void)
 	ASSERT_EQ(count_files(), 1);
 }
 
+/* A sample of BIG_HOSTS hosts, some 150 bytes of JSON each (90 KB): many times stdio's
+ * buffer, and more than a pipe of one page holds. */
+#define BIG_HOSTS 600
+static struct hosttab *big_tab;
+static const struct host *big_rows[BIG_HOSTS];
+static struct report big;
+
+static void build_big_report(void)
+{
+	struct flow_counters c = { 1, 1500, 2, 3000 };
+	struct flow_key k;
+	char addr[32];
+	int i;
+
+	big_tab = hosttab_new(1024);
+	for (i = 0; i < BIG_HOSTS; i++) {
+		snprintf(addr, sizeof(addr), "10.1.%d.%d", i / 200, i % 200 + 1);
+		fmt_parse_addr(addr, &k);
+		hosttab_add(big_tab, &k, &c, 0);
+	}
+	hosttab_end(big_tab, 1.0);
+	for (i = 0; i < BIG_HOSTS; i++)
+		big_rows[i] = hosttab_get(big_tab, (size_t)i);
+	big = rep;
+	big.rows = big_rows;
+	big.nrows = BIG_HOSTS;
+}
+
+/* What report_write() makes of r, in *len bytes (free it). */
+static char *rendered(const struct report *r, enum report_format fmt, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (f) {
+		report_write(f, r, fmt);
+		fclose(f);
+	}
+	return buf;
+}
+
+/* A socket of messages: each write(2) is one message, so a sample sent in one write is
+ * read in one recv(), whole. */
+static void test_send_is_one_write(void)
+{
+	static char msg[1 << 20];
+	size_t len;
+	char *want = rendered(&big, REPORT_JSON, &len);
+	int sv[2], size = 1 << 20;
+	ssize_t n;
+
+	if (!ASSERT_TRUE(want) || !ASSERT_OK(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv))) {
+		free(want);
+		return;
+	}
+	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	ASSERT_TRUE(len > 64 * 1024);
+	ASSERT_OK(report_send(sv[0], &big, REPORT_JSON));
+	n = recv(sv[1], msg, sizeof(msg), MSG_DONTWAIT);
+	if (ASSERT_EQ(n, len))
+		ASSERT_TRUE(!memcmp(msg, want, len));
+	ASSERT_EQ(recv(sv[1], msg, sizeof(msg), MSG_DONTWAIT), -1); /* and nothing after it */
+	close(sv[0]);
+	close(sv[1]);
+	free(want);
+}
+
+struct slow_reader {
+	int fd;
+	char *buf; /* what was read, len bytes of cap */
+	size_t len, cap;
+};
+
+/* Reads fd to its end a little at a time, so the writer keeps finding the pipe full. */
+static void *read_slowly(void *arg)
+{
+	struct slow_reader *s = arg;
+	ssize_t n;
+
+	for (;;) {
+		if (s->len == s->cap)
+			break;
+		n = read(s->fd, s->buf + s->len, s->cap - s->len < 1000 ? s->cap - s->len : 1000);
+		if (n <= 0)
+			break;
+		s->len += (size_t)n;
+		usleep(200);
+	}
+	return NULL;
+}
+
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/* Into a pipe of one page read slowly, with a signal every millisecond that restarts
+ * nothing (no SA_RESTART): write(2) comes back short, or with EINTR, many times over,
+ * and the sample still arrives whole, once. */
+static void test_send_goes_on_after_short_writes_and_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval every_ms = { { 0, 1000 }, { 0, 1000 } }, off = {};
+	struct slow_reader s = {};
+	sigset_t alrm;
+	pthread_t reader;
+	size_t len;
+	char *want = rendered(&big, REPORT_TEXT, &len);
+	int p[2], err;
+
+	if (!ASSERT_TRUE(want) || !ASSERT_OK(pipe(p))) {
+		free(want);
+		return;
+	}
+	fcntl(p[1], F_SETPIPE_SZ, 4096);
+	s = (struct slow_reader){ .fd = p[0], .buf = calloc(1, len + 1), .cap = len + 1 };
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &alrm, NULL); /* the reader never takes the signal */
+	if (!ASSERT_TRUE(s.buf) || !ASSERT_OK(pthread_create(&reader, NULL, read_slowly, &s))) {
+		pthread_sigmask(SIG_UNBLOCK, &alrm, NULL);
+		free(s.buf);
+		free(want);
+		return;
+	}
+	pthread_sigmask(SIG_UNBLOCK, &alrm, NULL);
+	sigaction(SIGALRM, &sa, &old);
+	alarms = 0;
+	setitimer(ITIMER_REAL, &every_ms, NULL);
+	err = report_send(p[1], &big, REPORT_TEXT);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	close(p[1]);
+	pthread_join(reader, NULL);
+	close(p[0]);
+	ASSERT_OK(err);
+	ASSERT_TRUE(alarms > 0);
+	if (ASSERT_EQ(s.len, len))
+		ASSERT_TRUE(!memcmp(s.buf, want, len));
+	free(s.buf);
+	free(want);
+}
+
+/* The reader gone: -EPIPE, for the batch loop to end on. */
+static void test_send_says_epipe(void)
+{
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int p[2];
+
+	if (!ASSERT_OK(pipe(p)))
+		return;
+	close(p[0]);
+	ASSERT_EQ(report_send(p[1], &rep, REPORT_JSON), -EPIPE);
+	close(p[1]);
+	signal(SIGPIPE, old);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -383,6 +547,7 @@ int main(void)
 		}
 	}
 	build_report();
+	build_big_report();
 	RUN_TEST(test_json_parses_with_jq);
 	RUN_TEST(test_csv_parses_with_python);
 	RUN_TEST(test_json_and_text_name_the_interfaces);
@@ -394,7 +559,11 @@ int main(void)
 	RUN_TEST(test_snapshot_failure_leaves_target_alone);
 	RUN_TEST(test_snapshot_dir_sync_failure_says_what_is_written);
 	RUN_TEST(test_snapshot_ignores_planted_symlinks);
+	RUN_TEST(test_send_is_one_write);
+	RUN_TEST(test_send_goes_on_after_short_writes_and_signals);
+	RUN_TEST(test_send_says_epipe);
 	hosttab_free(tab);
+	hosttab_free(big_tab);
 	{
 		char cmd[512];
 
