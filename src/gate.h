@@ -12,9 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <linux/bpf.h>
-
-struct expr;
 struct flowtop_bpf;
 struct gate;
 
@@ -38,12 +35,5 @@ const char *gate_text(const struct gate *g);
  * false, with why in err (libpcap's reason: "ether host" without an Ethernet
  * header), when it does not. */
 bool gate_fits(const struct gate *g, unsigned hlen, const char *ifname, char *err, size_t errlen);
-
-/* The judge's instructions for the translations eth and raw (NULL: a kind it does not
- * judge), tail calls through the gate_progs array progs_fd, into insns (cap at most):
- * their number, or -errno with the reason in err (-E2BIG: more than cap). Nothing is
- * written past cap, however long the expression. */
-int gate_assemble(struct bpf_insn *insns, size_t cap, const struct expr *eth,
-		  const struct expr *raw, int progs_fd, char *err, size_t errlen);
 
 #endif

@@ -13,6 +13,7 @@
 #include "cbpf.h"
 #include "expr.h"
 #include "gate.h"
+#include "judge.h"
 #include "sampler.h"
 #include "test.h"
 
@@ -556,7 +557,7 @@ static void test_edge_operands(void)
 	ASSERT_TRUE(runs > 1000);
 }
 
-/* gate_assemble() of "ip[1]=1 or ... ip[ips]=.. or len=5001 or ... or len=1" (lens
+/* judge_assemble() of "ip[1]=1 or ... ip[ips]=.. or len=5001 or ... or len=1" (lens
  * terms of len) into a room of BPF_MAXINSNS: its result, and nothing written past. */
 static int assemble_terms(unsigned ips, unsigned lens)
 {
@@ -578,7 +579,7 @@ static int assemble_terms(unsigned ips, unsigned lens)
 	snprintf(text + len, sizeof(text) - len, "len=1");
 	eth = expr_compile(text, DLT_EN10MB, err, sizeof(err));
 	raw = expr_compile(text, DLT_RAW, err, sizeof(err));
-	n = insns && eth && raw ? gate_assemble(insns, CAP, eth, raw, 99, err, sizeof(err))
+	n = insns && eth && raw ? judge_assemble(insns, CAP, eth, raw, 99, err, sizeof(err))
 				: -ENOMEM;
 	for (i = CAP; insns && i < CAP + GUARD; i++) /* nothing past the room */
 		if (!ASSERT_EQ(insns[i].code, 0))
