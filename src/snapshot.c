@@ -73,13 +73,15 @@ int snapshot_commit(const char *path, int (*write)(FILE *f, void *arg), void *ar
 {
 	char tmp[4096];
 	FILE *f = NULL;
+	struct stat old;
 	int fd = -1, ret, i;
 
 	for (i = 0; i < TMP_TRIES && fd < 0; i++) {
 		ret = tmp_name(path, tmp, sizeof(tmp));
 		if (ret)
 			goto out_err;
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* a per-host table is nobody else's business: the owner's alone */
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST) {
 			ret = -errno;
 			goto out_err;
@@ -88,6 +90,12 @@ int snapshot_commit(const char *path, int (*write)(FILE *f, void *arg), void *ar
 	if (fd < 0) {
 		ret = -EEXIST;
 		goto out_err;
+	}
+	/* unless it replaces a file, whose mode it keeps, as an editor's save does */
+	if (!stat(path, &old) && S_ISREG(old.st_mode) && fchmod(fd, old.st_mode & 07777)) {
+		ret = -errno;
+		close(fd);
+		goto out_unlink;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {

@@ -263,9 +263,13 @@ static void test_snapshot_replaces_whole_file(void)
 	snprintf(cmd, sizeof(cmd), "jq -r '.hosts | length' %s", path);
 	ASSERT_STREQ(sh(cmd), "3");
 	ASSERT_OK(stat(path, &st));
-	ASSERT_EQ(st.st_mode & 0777, 0644);
-	umask(077);
+	ASSERT_EQ(st.st_mode & 0777, 0644); /* the mode of the file it replaced */
+	ASSERT_OK(chmod(path, 0640));
 	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
+	ASSERT_OK(stat(path, &st));
+	ASSERT_EQ(st.st_mode & 0777, 0640);
+	unlink(path);
+	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg))); /* a new one: the owner's */
 	ASSERT_OK(stat(path, &st));
 	ASSERT_EQ(st.st_mode & 0777, 0600);
 	umask(old);
