@@ -162,7 +162,7 @@ static void usr1_snapshot(struct batch *b, struct report *r)
 	else
 		snapshot_default_name(r->iface, path, sizeof(path));
 	if (write_snapshot(b, r, path, msg, sizeof(msg)))
-		fprintf(stderr, "flowtop: %s\n", msg);
+		fmt_complain(msg);
 }
 
 /* The interfaces after a socket error or at a sample: what changed is said (down,
@@ -174,7 +174,7 @@ static bool link_ok(struct capture *c)
 	if (capture_link_event(c, msg, sizeof(msg)) == -ENODEV)
 		return false; /* said after the last sample, as the last line */
 	if (msg[0])
-		fprintf(stderr, "flowtop: %s\n", msg);
+		fmt_complain(msg);
 	return true;
 }
 

@@ -80,3 +80,82 @@ const char *fmt_time_rfc3339_digits(const struct timespec *ts, int digits, char 
 	snprintf(buf + n, FMT_TIME_LEN - n, ".%0*ldZ", digits, frac);
 	return buf;
 }
+
+size_t fmt_utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+size_t fmt_visible_char(const unsigned char *p, char out[FMT_VISIBLE_CHAR])
+{
+	size_t n = fmt_utf8_len(p);
+
+	if (n == 0)
+		snprintf(out, FMT_VISIBLE_CHAR, "\\x%02x", *p);
+	else if (*p < 0x20)
+		snprintf(out, FMT_VISIBLE_CHAR, "^%c", *p + 0x40);
+	else if (*p == 0x7f)
+		snprintf(out, FMT_VISIBLE_CHAR, "^?");
+	else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) /* U+0080 to U+009F */
+		snprintf(out, FMT_VISIBLE_CHAR, "\\u%04x", p[1]);
+	else
+		memcpy(out, p, n), out[n] = '\0';
+	return n ? n : 1;
+}
+
+void fmt_put_visible(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char c[FMT_VISIBLE_CHAR];
+
+	while (*p) {
+		p += fmt_visible_char(p, c);
+		fputs(c, f);
+	}
+}
+
+const char *fmt_visible(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = 0, n;
+	char c[FMT_VISIBLE_CHAR];
+
+	buf[0] = '\0';
+	while (*p) {
+		p += fmt_visible_char(p, c);
+		n = strlen(c);
+		if (at + n >= len)
+			break;
+		memcpy(buf + at, c, n + 1);
+		at += n;
+	}
+	return buf;
+}
+
+void fmt_complain(const char *msg)
+{
+	fputs("flowtop: ", stderr);
+	fmt_put_visible(stderr, msg);
+	fputc('\n', stderr);
+}

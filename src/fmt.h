@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "../bpf/flowtop.h"
@@ -29,5 +30,22 @@ const char *fmt_scaled(double v, const char *unit, char *buf, size_t len);
 const char *fmt_time_rfc3339(const struct timespec *ts, char buf[FMT_TIME_LEN]);
 /* The same with `digits` (1 to 9) of the second: 6 for a capture file's microseconds. */
 const char *fmt_time_rfc3339_digits(const struct timespec *ts, int digits, char buf[FMT_TIME_LEN]);
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when s starts none: overlong
+ * forms, surrogates and code points past U+10FFFF are not valid. */
+size_t fmt_utf8_len(const unsigned char *s);
+
+/* s made safe for a terminal, as the screen shows it: a control character as ^X (^? for
+ * DEL), a C1 control as \u0080 to \u009f, a byte that is not UTF-8 as \xNN; the rest as
+ * it is. A name anyone may give (an interface's, a namespace's, a reverse-DNS name)
+ * reaches a terminal or a text file only this way. */
+void fmt_put_visible(FILE *f, const char *s);
+/* The character at *p made visible into out, NUL-terminated: the bytes of p it took. */
+#define FMT_VISIBLE_CHAR 8
+size_t fmt_visible_char(const unsigned char *p, char out[FMT_VISIBLE_CHAR]);
+/* The same into buf (len bytes at least 1), cut between whole characters. */
+const char *fmt_visible(const char *s, char *buf, size_t len);
+/* "flowtop: MSG" and a newline on stderr, MSG made visible. */
+void fmt_complain(const char *msg);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "fmt.h"
 #include "report.h"
 
 enum outcome outcome_of_error(int err)
@@ -34,7 +35,7 @@ void outcome_say(bool json, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "flowtop: %s\n", msg);
+	fmt_complain(msg);
 	if (json) {
 		fputs("{\"error\":", stdout);
 		report_json_string(stdout, msg);

@@ -16,41 +16,13 @@
 
 #define BITS(bytes) ((bytes)*8)
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when s starts none: overlong
- * forms, surrogates and code points past U+10FFFF are not valid. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
 void report_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', f);
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = fmt_utf8_len(p);
 
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
@@ -281,22 +253,26 @@ static void write_json(FILE *f, const struct report *r)
 	fputs("]}\n", f);
 }
 
-/* A CSV field, quoted when it holds a comma or a quote (an AS name may) */
+/* A CSV field of text (an AS name may hold a comma or a quote), quoted */
 static void csv_field(FILE *f, const char *s)
 {
-	if (strpbrk(s, ",\"\n"))
-		report_csv_quoted(f, s);
-	else
-		fputs(s, f);
+	report_csv_quoted(f, s);
 }
 
 void report_csv_quoted(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	char c[FMT_VISIBLE_CHAR];
+
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	/* a spreadsheet takes a cell that starts so for a formula: text, after a quote */
+	if (*s && strchr("=+-@\t\r", *s))
+		fputc('\'', f);
+	while (*p) {
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		p += fmt_visible_char(p, c);
+		fputs(c, f);
 	}
 	fputc('"', f);
 }
@@ -334,7 +310,9 @@ static void write_csv(FILE *f, const struct report *r)
 
 static void text_link_name(FILE *f, const char *name, bool first)
 {
-	fprintf(f, "%s%s", first ? "" : "+", name);
+	if (!first)
+		fputc('+', f);
+	fmt_put_visible(f, name);
 }
 
 /* One line per watched interface: "  eth0 (up): N packets N bytes (rates)". */
@@ -350,9 +328,11 @@ static void write_text_links(FILE *f, const struct report *r)
 
 		if (l ? !totals_have_slot(t, slot) : !totals_have_no_slot(t))
 			continue;
-		fprintf(f, "  %s (%s): %" PRIu64 " packets %" PRIu64 " bytes (%s %s)\n",
-			l ? l->info.name : "other interfaces", l ? link_state(l) : "no slot",
-			(uint64_t)t->slot_total[slot].frames, (uint64_t)t->slot_total[slot].bytes,
+		fputs("  ", f);
+		fmt_put_visible(f, l ? l->info.name : "other interfaces");
+		fprintf(f, " (%s): %" PRIu64 " packets %" PRIu64 " bytes (%s %s)\n",
+			l ? link_state(l) : "no slot", (uint64_t)t->slot_total[slot].frames,
+			(uint64_t)t->slot_total[slot].bytes,
 			fmt_scaled(per_second(t->slot_delta[slot].frames, t->interval), "p/s", pps,
 				   sizeof(pps)),
 			fmt_scaled(per_second(BITS(t->slot_delta[slot].bytes), t->interval), "b/s",
@@ -363,13 +343,23 @@ static void write_text_links(FILE *f, const struct report *r)
 static void write_text(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
-	char when[FMT_TIME_LEN], label[GROUP_LABEL_LEN], rx[16], tx[16], pps[16], bps[16];
+	char when[FMT_TIME_LEN], label[GROUP_LABEL_LEN], seen[GROUP_LABEL_LEN], rx[16], tx[16];
+	char pps[16], bps[16];
 	size_t i;
 
-	fprintf(f, "%s  %s%s%s%s%s%s%s  interval %.*f s\n", report_time(r, when), r->iface,
-		r->netns ? " (netns " : "", r->netns ? r->netns : "", r->netns ? ")" : "",
-		r->expr ? "  expression '" : "", r->expr ? r->expr : "", r->expr ? "'" : "",
-		r->time_digits ? r->time_digits : 3, t->interval);
+	fprintf(f, "%s  ", report_time(r, when));
+	fmt_put_visible(f, r->iface);
+	if (r->netns) {
+		fputs(" (netns ", f);
+		fmt_put_visible(f, r->netns);
+		fputc(')', f);
+	}
+	if (r->expr) {
+		fputs("  expression '", f);
+		fmt_put_visible(f, r->expr);
+		fputc('\'', f);
+	}
+	fprintf(f, "  interval %.*f s\n", r->time_digits ? r->time_digits : 3, t->interval);
 	fprintf(f, "total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)", (uint64_t)t->total.frames,
 		(uint64_t)t->total.bytes,
 		fmt_scaled(per_second(t->delta.frames, t->interval), "p/s", pps, sizeof(pps)),
@@ -391,7 +381,8 @@ static void write_text(FILE *f, const struct report *r)
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		fprintf(f, "%-39.39s", row_label(r, h, true, label));
+		fprintf(f, "%-39.39s",
+			fmt_visible(row_label(r, h, true, label), seen, sizeof(seen)));
 		if (r->groups)
 			fprintf(f, " %6u", (unsigned)h->members);
 		fprintf(f, " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s",

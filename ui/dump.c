@@ -36,14 +36,20 @@ static double number(const struct view *v, int c, const struct row *r)
 static void write_text(FILE *f, const struct dump *d)
 {
 	const struct view *v = d->v;
-	char cell[GROUP_LABEL_LEN], title[GROUP_LABEL_LEN];
+	char cell[GROUP_LABEL_LEN], title[GROUP_LABEL_LEN], seen[GROUP_LABEL_LEN];
 	size_t i;
 	int c;
 
-	if (d->expr)
-		fprintf(f, "frames matching '%s'\n", d->expr);
-	if (d->focus)
-		fprintf(f, "conversations of %s\n", d->focus);
+	if (d->expr) {
+		fputs("frames matching '", f);
+		fmt_put_visible(f, d->expr);
+		fputs("'\n", f);
+	}
+	if (d->focus) {
+		fputs("conversations of ", f);
+		fmt_put_visible(f, d->focus);
+		fputc('\n', f);
+	}
 	fprintf(f, "%-39s", v->groups ? "GROUP" : column_layout[COL_ADDR].title);
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))
@@ -52,7 +58,7 @@ static void write_text(FILE *f, const struct dump *d)
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
 
-		fprintf(f, "%-39s", row_title(r, title));
+		fprintf(f, "%-39s", fmt_visible(row_title(r, title), seen, sizeof(seen)));
 		for (c = 0; c < COL__COUNT; c++) {
 			if (!shown(v, c))
 				continue;
@@ -61,7 +67,7 @@ static void write_text(FILE *f, const struct dump *d)
 					  ? (size_t)column_layout[c].width + 1
 					  : sizeof(cell));
 			fprintf(f, column_is_text(c) ? " %-*s" : " %*s", column_layout[c].width,
-				cell);
+				fmt_visible(cell, seen, sizeof(seen)));
 		}
 		fprintf(f, "\n");
 	}
@@ -95,10 +101,12 @@ static void write_csv(FILE *f, const struct dump *d)
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
 
-		if (v->groups)
+		if (v->groups) {
 			report_csv_quoted(f, r->label);
-		else
-			fprintf(f, "%s,%s", fmt_addr(&r->host.addr, addr), r->name ? r->name : "");
+		} else { /* a reverse-DNS name is /etc/hosts' or anyone's: quoted */
+			fprintf(f, "%s,", fmt_addr(&r->host.addr, addr));
+			report_csv_quoted(f, r->name ? r->name : "");
+		}
 		for (c = 0; c < COL__COUNT; c++)
 			if (shown(v, c) && column_is_text(c))
 				csv_text(f, text_of(c, r));

@@ -13,6 +13,7 @@
 #include "caps.h"
 #include "cli.h"
 #include "exporter.h"
+#include "fmt.h"
 #include "iface.h"
 #include "loop.h"
 #include "netns.h"
@@ -90,7 +91,7 @@ static struct geo *open_geo_said(const struct cli_opts *opts)
 	struct geo *geo = open_geo(opts, why, sizeof(why));
 
 	if (why[0])
-		fprintf(stderr, "flowtop: %s\n", why);
+		fmt_complain(why);
 	return geo;
 }
 
@@ -154,7 +155,8 @@ int main(int argc, char **argv)
 	case CLI_EXIT:
 		return OUTCOME_OK;
 	case CLI_USAGE:
-		fprintf(stderr, "flowtop: %s\nTry 'flowtop --help' for more information.\n", err);
+		fmt_complain(err);
+		fputs("Try 'flowtop --help' for more information.\n", stderr);
 		return OUTCOME_USAGE;
 	case CLI_RUN:
 		break;
@@ -234,7 +236,7 @@ int main(int argc, char **argv)
 	}
 	geo = open_geo(&opts, why, sizeof(why));
 	if (why[0] && opts.batch) /* the screen says it on its status line */
-		fprintf(stderr, "flowtop: %s\n", why);
+		fmt_complain(why);
 	/* the server's thread after the drop and with the signals blocked: it inherits both */
 	if (opts.listen) {
 		ret = loop_block_signals();

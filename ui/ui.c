@@ -487,7 +487,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 		u.status_code = OUTCOME_FAILED;
 	}
 	if (opts->snapshot && exit_snapshot(&u, opts->snapshot, err, sizeof(err))) {
-		fprintf(stderr, "flowtop: %s\n", err);
+		fmt_complain(err);
 		u.status_code = OUTCOME_FAILED;
 	}
 	loop_free(l);

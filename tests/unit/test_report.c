@@ -197,6 +197,35 @@ static const char *json_of(const char *str)
 	return buf;
 }
 
+static const char *csv_of(const char *str)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	report_csv_quoted(f, str);
+	fclose(f);
+	return buf;
+}
+
+/* A CSV cell of a name anyone may give: quoted, its quotes doubled, a spreadsheet's
+ * formula made text, control bytes and what is not UTF-8 made visible. */
+static void test_csv_cells_are_inert(void)
+{
+	char buf[64];
+
+	ASSERT_STREQ(csv_of("eth0"), "\"eth0\"");
+	ASSERT_STREQ(csv_of("a,\"b\""), "\"a,\"\"b\"\"\"");
+	ASSERT_STREQ(csv_of("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+	ASSERT_STREQ(csv_of("+1"), "\"'+1\"");
+	ASSERT_STREQ(csv_of("-1"), "\"'-1\"");
+	ASSERT_STREQ(csv_of("@SUM"), "\"'@SUM\"");
+	ASSERT_STREQ(csv_of("e\033]0;PWN\007"), "\"e^[]0;PWN^G\"");
+	ASSERT_STREQ(csv_of("caf\xc3\xa9\xff\x7f\xc2\x9b"), "\"caf\xc3\xa9\\xff^?\\u009b\"");
+	ASSERT_STREQ(fmt_visible("n\033]0;X\007y", buf, sizeof(buf)), "n^[]0;X^Gy");
+	/* cut between whole characters: "ab" and not half of ^[ */
+	ASSERT_STREQ(fmt_visible("ab\033c", buf, 4), "ab");
+}
+
 /* Interface names are bytes: what is not UTF-8 is escaped, so jq still reads the line. */
 static void test_json_strings_escape_invalid_utf8(void)
 {
@@ -556,6 +585,7 @@ int main(void)
 	RUN_TEST(test_csv_parses_with_python);
 	RUN_TEST(test_json_and_text_name_the_interfaces);
 	RUN_TEST(test_json_strings_escape_invalid_utf8);
+	RUN_TEST(test_csv_cells_are_inert);
 	RUN_TEST(test_text_has_header_and_rows);
 	RUN_TEST(test_format_by_extension);
 	RUN_TEST(test_snapshot_replaces_whole_file);
