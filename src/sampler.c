@@ -529,10 +529,9 @@ const struct stats_field stats_fields[] = {
 };
 const size_t stats_nfields = sizeof(stats_fields) / sizeof(stats_fields[0]);
 
-/* The filter's counters of each slot in use (summed over the CPUs) into slot[], and of
- * all of them into *sum. */
 /* The per-CPU stats of the slots in use into s->stats: one BPF_MAP_LOOKUP_BATCH, or a
- * lookup a slot where the kernel has no batch for arrays (before Linux 5.6). */
+ * lookup a slot where the kernel has no batch for per-CPU arrays (the version that
+ * brought it is in kfeatures[], src/kfeatures.c). */
 static int fetch_stats(struct sampler *s)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
@@ -557,6 +556,8 @@ static int fetch_stats(struct sampler *s)
 	return 0;
 }
 
+/* The filter's counters of each slot in use (summed over the CPUs) into slot[], and of
+ * all of them into *sum. */
 static int read_stats(struct sampler *s, struct flow_stats *slot, struct flow_stats *sum)
 {
 	unsigned c;
