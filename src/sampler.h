@@ -88,7 +88,7 @@ uint64_t sampler_wakes(const struct sampler *s);
  * and the owner of each set of sets[nsets] a notice names, into its two hosts (seen on
  * the link of its interface's slot when track_links), and into convo when not NULL;
  * with t NULL, nowhere. With take, each is taken from the filter by an atomic exchange
- * of its count (union flow_ring_slot), so that no frame joins it after (without, its
+ * of its count (struct flow_ring_ctl), so that no frame joins it after (without, its
  * count is read as it is: records no filter writes to). Returns the records and
  * notices, and their frames in *frames when not NULL. bench/tick folds with it too. */
 struct convo;
