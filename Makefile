@@ -38,8 +38,8 @@ BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SAN
 	$(PKG_CFLAGS) -MMD -MP
 # each layer sees only itself and the layers below: bpf/ < src/ < ui/ (ui/main.c on top)
 SRC_CFLAGS = $(BASE_CFLAGS) -I$(OUT) -Ibpf -Isrc
-UI_CFLAGS = $(BASE_CFLAGS) -Ibpf -Isrc -Iui
-ALL_CFLAGS = $(UI_CFLAGS)
+UI_CFLAGS = $(BASE_CFLAGS) -Isrc -Iui
+ALL_CFLAGS = $(UI_CFLAGS) -Ibpf
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Werror=undef -I/usr/include/$(MULTIARCH) -Ibpf
 

@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* flowtop.bpf.c: the socket filter. It walks each frame down to its innermost IP header
- * and hands that header's two addresses and the frame's length to user space as one
- * record in a ring of its CPU (16 bytes for an IPv4 pair, 48 for IPv6), or adds the
- * frame to a record of its pair that user space has not taken yet: the owner of the
- * pair's set in a small table of the CPU's (an IPv4 pair's record counted in place,
- * which a one-slot notice in the ring names), or the record in the ring its join hint
- * points at. A pair costs user space a record a drain (or one per 4,095 frames), not a
- * record a frame, and the filter adds to a line its own CPU wrote instead of writing
- * one that user space's CPU read last. It returns 0, so no packet is ever queued to the
- * socket. The filter keeps no per-address state but those sets, a fixed table picked
- * by a hash: a hash table's cache misses grow with the number of addresses, a ring's
- * and the sets' do not. When a CPU's ring is full (user space fell behind) the frame is
- * added to a per-CPU LRU hash, the spill map, instead, and counted in stats.spilled:
- * still exact, only slower.
+ * and hands that header's two addresses and the frame's length to user space through
+ * its CPU's ring: in a new record, or added to one of its pair that user space has not
+ * taken yet, the owner of the pair's set or the ring record its join hint points at
+ * (the ring protocol: struct flow_ring_ctl in bpf/flowtop.h). A pair costs user space a
+ * record a drain (or one per 4,095 frames), not a record a frame, and the filter adds
+ * to a line its own CPU wrote instead of writing one that user space's CPU read last.
+ * It returns 0, so no packet is ever queued to the socket. The filter keeps no
+ * per-address state but those sets, a fixed table picked by a hash: a hash table's cache
+ * misses grow with the number of addresses, a ring's and the sets' do not. When a CPU's
+ * ring is full (user space fell behind) the frame is added to a per-CPU LRU hash, the
+ * spill map, instead, and counted in stats.spilled: still exact, only slower.
  *
  * The filter starts at the network header and takes the ethertype from skb->protocol.
  * That is what a SOCK_DGRAM packet socket hands it, and also what BPF_PROG_TEST_RUN
@@ -62,7 +60,7 @@ struct {
 	__type(value, union flow_ring_slot);
 } ring SEC(".maps");
 
-/* One head/tail pair per CPU. */
+/* One head/tail pair per CPU (struct flow_ring_ctl: the ring protocol). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
@@ -73,7 +71,7 @@ struct {
 
 /* Each CPU's pair sets, by a hash of the pair (struct flow_pair_set): an IPv4 pair's
  * record counted in place, and where the CPU's last record of other pairs starts. User
- * space reads a set's owner only when a notice names it, so their lines stay the CPU's.
+ * space reads an owner only when a notice names it, so the sets' lines stay the CPU's.
  * Sized before load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -549,11 +547,9 @@ static __always_inline int count_has_room(__u64 count, __u64 bytes)
 
 /* Adds the frame to the record its hint points at (hint: the tag of the pair's hash h,
  * and where the record starts, plus one) when that one is of the same pair (whose, and
- * the addresses), user space has not taken it and it has room: 1 then. Another pair's
- * tag, or a record before the tail (drained, so taken), is not even read. The addition
- * is atomic against user space's exchange; when that came first, the frame went to a
- * record already read, and the caller writes a new one. No record past the tail is
- * overwritten but by this CPU, here. */
+ * the addresses), user space has not taken it and it has room: 1 then; 0 when the
+ * addition found it taken (struct flow_ring_ctl's exchange), and the caller writes a
+ * new one. Another pair's tag, or a record before the tail, is not even read. */
 static __always_inline int ring_join(__u32 cpu, const struct flow_ring_ctl *ctl, __u64 hint,
 				     __u32 h, const struct cursor *c, __u64 bytes, __u64 whose)
 {
@@ -590,8 +586,8 @@ static __always_inline void note_hint(struct flow_pair_set *set, __u32 h, __u64 
 }
 
 /* Wakes user space when this CPU's ring, published up to head, holds more than a
- * quarter of its slots since it drained to tail: once for that tail (woken). A notice
- * that finds the wake ring full is lost, and the drain timer drains the ring instead. */
+ * quarter of its slots since it drained to tail: once for that tail (woken; the wakes of
+ * struct flow_ring_ctl). */
 static __always_inline void wake_when_filling(struct flow_ring_ctl *ctl, __u64 head, __u64 tail)
 {
 	if (head - tail <= (ring_mask + 1) / 4 || ctl->woken == tail + 1)
@@ -600,15 +596,13 @@ static __always_inline void wake_when_filling(struct flow_ring_ctl *ctl, __u64 h
 	bpf_ringbuf_output(&wake, &tail, sizeof(tail), BPF_RB_FORCE_WAKEUP);
 }
 
-/* Moves this CPU's head to head, publishing what was written before it. Only this CPU
- * writes head, its sets and the slots past head, and a socket filter does not nest on a
- * CPU (it runs with bottom halves off), so nothing else races: the record is written
- * first, head after it. On x86 stores are not reordered with each other, and a plain
- * store to head publishes the record; elsewhere head is written by an exchange, which
- * the BPF memory model orders fully (a store-release would do, but BPF has one only
- * from Linux 6.15 and clang 20). User space reads head with acquire (sampler.c). tail
- * is the one the caller made room by (ring_room()); for a live frame, a head past a
- * quarter of the ring from it wakes user space. */
+/* Moves this CPU's head to head, publishing what was written before it (struct
+ * flow_ring_ctl; a socket filter runs with bottom halves off, so it does not nest). On
+ * x86 stores are not reordered with each other, and a plain store to head publishes the
+ * record; elsewhere head is written by an exchange, which the BPF memory model orders
+ * fully (a store-release would do, but BPF has one only from Linux 6.15 and clang 20).
+ * tail is the one the caller made room by (ring_room()); for a live frame, a head past
+ * a quarter of the ring from it wakes user space. */
 static __always_inline void publish(struct flow_ring_ctl *ctl, __u64 head, __u64 tail, int live)
 {
 	if (exchange_head) {
@@ -632,9 +626,10 @@ static __always_inline union flow_ring_slot *ring_room(__u32 cpu, struct flow_ri
 }
 
 /* Opens the owner of this CPU's set idx for the frame's pair, with count (the frame,
- * and whose), and publishes the notice that names it: 1, or 0 when the ring has no room
- * for the notice (the owner is then left free). The owner is free or holds this frame
- * alone, and user space reads it only after the notice, so plain stores do. */
+ * and whose), and publishes the notice that names it (struct flow_ring_ctl): 1, or 0
+ * when the ring has no room for the notice (the owner is then left free). The owner is
+ * free or holds this frame alone, and user space reads it only after the notice, so
+ * plain stores do. */
 static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
 				      union flow_ring_slot *own, __u32 idx, const struct cursor *c,
 				      __u64 count, int live)
@@ -658,9 +653,8 @@ static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
 
 /* Counts an IPv4 frame in the owner of its pair's set (idx, this CPU's): 1 then; 0 when
  * the caller puts it in a ring record (another pair owns the set, the owner's count is
- * full, or a free owner finds no room for its notice). The addition is atomic against
- * user space's exchange; when that came first, the frame went to a free owner, which it
- * opens again. */
+ * full, or a free owner finds no room for its notice). An addition that finds the owner
+ * freed by user space's exchange (struct flow_ring_ctl) opens it again. */
 static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
 				     struct flow_pair_set *set, __u32 idx, const struct cursor *c,
 				     __u64 bytes, __u64 whose, int live)
@@ -679,13 +673,11 @@ static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
 	return owner_open(cpu, ctl, own, idx, c, whose | one, live);
 }
 
-/* Hands the frame to user space: an IPv4 frame counted in its set's owner when its pair
- * owns the set or can (owner_add()), else added to the last record of its pair in this
- * CPU's ring (ring_join()), or in a new record it publishes (one slot for an IPv4 pair,
- * three for IPv6) the pair's hint then points at; 0 when the ring is full. While user
- * space says the CPU's pairs do not repeat (no_joins), every frame is a new record and
- * no set is read or written. For a live frame (not a capture file's, whose runs drain
- * as they go), what takes the ring past a quarter full wakes user space. */
+/* Hands the frame to user space (struct flow_ring_ctl): an IPv4 frame counted in its
+ * set's owner when its pair owns the set or can (owner_add()), else added to the last
+ * record of its pair in this CPU's ring (ring_join()), or in a new record it publishes
+ * the pair's hint then points at; 0 when the ring is full. No set is touched under
+ * no_joins; only a live frame may wake user space. */
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot, int live)
 {
 	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;

@@ -19,15 +19,9 @@ struct flow_key {
 	__u8 addr[16]; /* network byte order */
 };
 
-/* Frames as the filter hands them to user space: records in a per-CPU ring of 16-byte
- * slots, one record for the frames of one pair (same addresses, protocol and
- * interface) on a CPU between two drains. An IPv4 pair's record is one slot; an IPv6
- * pair's is three, its source and destination in the two slots after the first. User
- * space sums the records. A record's count holds whose it is (interface, protocol,
- * family) and how much (frames and their bytes) in one word, so the filter adds a
- * frame to its pair's record with one atomic addition while user space has not taken
- * it; user space takes each record it drains by exchanging count for
- * FLOWTOP_RECORD_TAKEN, and a filter that finds a record taken writes a new one. */
+/* A 16-byte slot of a CPU's ring: a record's first slot, an IPv6 record's source or
+ * destination, or a notice; also a pair set's owner. What each is, and who writes it
+ * when: the ring protocol, at struct flow_ring_ctl. */
 union flow_ring_slot {
 	struct {
 		__u64 count; /* FLOWTOP_RECORD_*, below */
@@ -52,9 +46,9 @@ union flow_ring_slot {
 	((1u << (FLOWTOP_RECORD_SLOT_SHIFT - FLOWTOP_RECORD_FRAME_SHIFT)) - 1)
 #define FLOWTOP_RECORD_V6    (1ull << 62)
 #define FLOWTOP_RECORD_TAKEN (1ull << 63)
-/* A ring slot that is no record but a notice: the set (struct flow_pair_set) whose owner
- * record has frames, its index among the CPU's sets in the low bits. A taken record is
- * TAKEN alone, so a notice is never taken for one, nor joined. */
+/* A notice's count (struct flow_ring_ctl): the index among the CPU's sets of the set
+ * whose owner it names in the low bits. A taken record is TAKEN alone, so a notice is
+ * never taken for one, nor joined. */
 #define FLOWTOP_RECORD_NOTICE (FLOWTOP_RECORD_TAKEN | FLOWTOP_RECORD_V6)
 /* the bits that say whose a record is: its slot, protocol and family */
 #define FLOWTOP_RECORD_WHOSE (FLOWTOP_RECORD_V6 | 0xffffull << FLOWTOP_RECORD_SLOT_SHIFT)
@@ -79,17 +73,65 @@ struct flow_spill_key {
 	__u32 slot;
 };
 
-/* The wake ring (a BPF ring buffer) through which the filter wakes user space when a
- * CPU's ring passes a quarter full: an 8-byte notice each, 16 bytes with its header, one
- * a CPU between two drains, so 64 KiB holds those of 4,096 CPUs. */
+/* The wake ring (a BPF ring buffer; the wakes of struct flow_ring_ctl): an 8-byte notice
+ * each, 16 bytes with its header, one a CPU between two drains, so 64 KiB holds those of
+ * 4,096 CPUs. */
 #define FLOWTOP_WAKE_BYTES (64u << 10)
 
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
-/* The head and tail of one CPU's ring, on cache lines of their own: the filter on that
- * CPU is the only writer of head and woken, user space the only writer of tail and
- * no_joins. Both count slots since the ring was made; a slot's index is count & (slots -
- * 1). */
+/* The ring protocol, the one statement of it: how the filter hands frames to user space
+ * and user space takes them. bpf/flowtop.bpf.c and src/sampler.c point here and keep
+ * only what is local to their code.
+ *
+ * Rings. Each CPU has a ring of 16-byte slots (union flow_ring_slot; a power of two of
+ * them, CPU c's [c * slots, (c + 1) * slots) of the ring map), its pair sets (struct
+ * flow_pair_set) and this block, head and tail on cache lines of their own. head and
+ * tail count slots since the ring was made; a slot's index is count & (slots - 1).
+ * [tail, head) is what the filter published and user space has not drained; the filter
+ * writes new records in [head, tail + slots) alone. The filter on that CPU is the only
+ * writer of head, woken, the slots past head and the sets (but for the owners' counts),
+ * user space the only writer of tail and no_joins; a socket filter does not nest on a
+ * CPU, so the filter never races itself. Records' and owners' counts alone are written
+ * by both (the exchange, below).
+ *
+ * Records. The frames of one pair (same addresses, protocol and interface) on a CPU
+ * between two drains go to one record. An IPv4 pair's record is one slot (count, src4,
+ * dst4); an IPv6 pair's is three, its source and destination in the two slots after the
+ * first. A record's count holds whose it is (interface, protocol, family:
+ * FLOWTOP_RECORD_WHOSE) and how much (frames and their bytes) in one word, so a frame
+ * joins its pair's record with one atomic addition. The filter writes a new record
+ * whole, then moves head past it, publishing it (its stores ordered before head's); user
+ * space loads head with acquire, so each record before head is whole. The filter finds a
+ * pair's last record by its set's join hints, and joins it only when it lies at or past
+ * tail, is of the pair, is not taken and has room; else it writes a new one. User space
+ * sums the records.
+ *
+ * Owners and notices. An IPv4 pair may instead be counted in place, in its set's owner:
+ * a record as the ring's are (count, src4, dst4) that lives in the set. A free owner
+ * (count 0) is claimed by the next IPv4 pair of its set: the filter writes its
+ * addresses and count, then publishes a notice, a ring slot whose count is
+ * FLOWTOP_RECORD_NOTICE and the set's index, that names it. User space reads an owner
+ * only when a notice names it. Its addresses change only while it is free, and a set
+ * has one notice out at most: an owner is claimed, or opened again, only while free.
+ *
+ * The exchange that frees. User space drains [tail, head): it reads each record, or
+ * the owner a notice names, and takes it by an atomic exchange of its count, a
+ * record's for FLOWTOP_RECORD_TAKEN, an owner's for 0, which frees it; what the
+ * exchange returns is what it counts, and no frame joins it after. The filter's
+ * additions are atomic against the exchange: one that finds its record taken went to
+ * a record already read, and the filter writes the frame in a new record; one that
+ * finds its owner free (0) opens it again for the frame, with a new notice. User space
+ * then stores tail (release), handing the drained slots back to the filter.
+ *
+ * Wakes. A live frame that takes the ring past a quarter full since tail wakes user
+ * space, once for that tail (woken = tail + 1): an 8-byte notice in the wake ring
+ * (FLOWTOP_WAKE_BYTES), after which a drain follows, whatever it named. A notice lost
+ * to a full wake ring is made up by the drain timer. A capture file's frames never
+ * wake: their runs drain as they go.
+ *
+ * Joins. While user space sets no_joins, every frame is a new record and no set is read
+ * or written (sampler.c's joins_paid() judges whether joining pays). */
 struct flow_ring_ctl {
 	__u64 head;  /* slots published (the filter writes it) */
 	__u64 woken; /* tail + 1 when the filter last woke user space, at the ring's passing
@@ -103,18 +145,11 @@ struct flow_ring_ctl {
 };
 
 /* The CPU's pair sets: an array of sets, CPU c's [c * sets, (c + 1) * sets), a pair's the
- * one at a hash of it. A set holds an IPv4 pair's record in place, its owner, and two
- * join hints for the pairs that do not own it.
- *
- * The owner is a record as the ring's are (count, src4, dst4) that lives in the set: the
- * frames of its pair add to it there, on a line only the CPU's filter writes, and no
- * record is read in the ring. A free owner (count 0) is claimed by the next IPv4 pair
- * of the set, which publishes a notice in the ring (FLOWTOP_RECORD_NOTICE) naming the
- * set; user space, draining the notice, reads the owner's addresses and takes its count
- * by exchanging it for 0, which frees it. Its addresses change only while it is free,
- * and a set has one notice out at most: the owner is claimed, or opened again after a
- * frame's addition found it taken, only when it is free. A frame that cannot be counted
- * in the owner (another pair owns it, IPv6, a full count) goes to a ring record.
+ * one at a hash of it. A set holds an IPv4 pair's record in place, its owner (claimed,
+ * named and freed as struct flow_ring_ctl says), and two join hints for the pairs that
+ * do not own it. The frames of the owner's pair add to it there, on a line only the
+ * CPU's filter writes, and no record is read in the ring. A frame that cannot be
+ * counted in the owner (another pair owns it, IPv6, a full count) goes to a ring record.
  *
  * A hint says where the CPU's last record of a pair starts: in the low
  * FLOWTOP_HINT_POS_BITS the record's first slot plus one (0: nowhere), above them a tag

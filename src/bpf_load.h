@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "flowtop.h"
+#include "../bpf/flowtop.h"
 
 struct flowtop_bpf;
 

@@ -75,13 +75,16 @@ void hosttab_clear(struct hosttab *t);
 
 /* host.links, the interfaces a host was seen on: the rule every output reads it by.
  * Slots 1 .. LINK_BITS - 1 have a bit of their own; FLOWTOP_SLOT_NONE and the slots past
- * them share bit 0, "another interface". */
-#define LINK_BITS 64
+ * them share bit LINK_BIT_OTHER, "another interface". */
+#define LINK_BITS      64
+#define LINK_BIT_OTHER 0 /* the bit of the interfaces without one of their own ("other") */
+_Static_assert(LINK_BIT_OTHER == FLOWTOP_SLOT_NONE,
+	       "link_bit(FLOWTOP_SLOT_NONE) is the bit of \"other\"");
 
 /* The bit of host.links that stands for slot `slot`. */
 static inline uint64_t link_bit(unsigned slot)
 {
-	return 1ull << (slot < LINK_BITS ? slot : 0);
+	return 1ull << (slot < LINK_BITS ? slot : LINK_BIT_OTHER);
 }
 
 /* Whether slot `slot` has a bit of its own: then an interface's name, else "other". */

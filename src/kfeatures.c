@@ -156,6 +156,8 @@ const struct kfeature kfeatures[] = {
 	  "a frame added to a record user space may be taking", NULL, probe_atomics },
 	{ "run-time statistics (BPF_ENABLE_STATS)", "5.8", "the filter's cost per frame",
 	  "the cost is not shown", NULL },
+	/* 5.6 brought BPF_MAP_LOOKUP_BATCH for hashes and plain arrays; per-CPU arrays got it
+	 * in 5.13 (percpu_array_map_ops' .map_lookup_batch) */
 	{ "batch lookups of per-CPU arrays", "5.13", "every slot's counters in one call",
 	  "a lookup a slot", NULL },
 	{ "verified_insns in bpf_prog_info", "5.16", "the verifier budget test",

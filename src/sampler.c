@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* sampler.c: the rings read through mmap (acquire the head, read the records, release
- * the tail), the spill map read in batches only when it took frames, its cumulative
- * counters turned into deltas, and the per-CPU stats summed. */
+/* sampler.c: the rings read through mmap (user space's side of the ring protocol:
+ * struct flow_ring_ctl in bpf/flowtop.h), the spill map read in batches only when it
+ * took frames, its cumulative counters turned into deltas, and the per-CPU stats summed. */
 #include "sampler.h"
 
 #include <errno.h>
@@ -229,7 +229,7 @@ static bool read_record(struct fold *f, struct decoded *d)
 		f->pos++;
 		count &= ~FLOWTOP_RECORD_NOTICE;
 		if (count < f->nsets) { /* else cannot be: the filter names its own sets */
-			/* the owner's addresses stay until it is taken, which frees it */
+			/* its addresses stay until the exchange frees it (flow_ring_ctl) */
 			d->first = &f->sets[count].owner;
 			d->count = __atomic_load_n(&d->first->rec.count, __ATOMIC_RELAXED);
 			d->taken = 0;
@@ -327,9 +327,9 @@ static bool joins_paid(uint64_t records, uint64_t frames)
 	return records < JOINS_JUDGED || frames - records > records / 16;
 }
 
-/* Every record CPU c published into t, each taken; the tail then frees their slots.
- * With t NULL they are dropped. Then whether the CPU's filter joins records in the next
- * interval (joins_paid()). Returns how many. */
+/* Every record CPU c published into t, each taken; the tail then hands their slots back
+ * (struct flow_ring_ctl). With t NULL they are dropped. Then whether the CPU's filter
+ * joins records in the next interval (joins_paid()). Returns how many. */
 static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 {
 	struct flow_ring_ctl *ctl = &s->ctl[c];
@@ -529,10 +529,9 @@ const struct stats_field stats_fields[] = {
 };
 const size_t stats_nfields = sizeof(stats_fields) / sizeof(stats_fields[0]);
 
-/* The filter's counters of each slot in use (summed over the CPUs) into slot[], and of
- * all of them into *sum. */
 /* The per-CPU stats of the slots in use into s->stats: one BPF_MAP_LOOKUP_BATCH, or a
- * lookup a slot where the kernel has no batch for arrays (before Linux 5.6). */
+ * lookup a slot where the kernel has no batch for per-CPU arrays (the version that
+ * brought it is in kfeatures[], src/kfeatures.c). */
 static int fetch_stats(struct sampler *s)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
@@ -557,6 +556,8 @@ static int fetch_stats(struct sampler *s)
 	return 0;
 }
 
+/* The filter's counters of each slot in use (summed over the CPUs) into slot[], and of
+ * all of them into *sum. */
 static int read_stats(struct sampler *s, struct flow_stats *slot, struct flow_stats *sum)
 {
 	unsigned c;

@@ -32,14 +32,21 @@ static inline uint64_t stats_value(const struct flow_stats *s, const struct stat
 	return v;
 }
 
+/* The entries of flow_totals' slot_total[] and slot_delta[]: an interface's slot
+ * (struct iface_watch) picks its own, and TOTALS_SLOT_OTHER holds the frames of the
+ * interfaces without one of their own ("other"). So at most TOTALS_SLOTS - 1 interfaces
+ * are counted apart. */
+#define TOTALS_SLOTS	  FLOWTOP_MAX_SLOTS
+#define TOTALS_SLOT_OTHER FLOWTOP_SLOT_NONE
+
 /* What a sample reports of the watched interfaces: the filter's counters (struct
  * flow_stats, summed over the CPUs) of all and of each slot, and the host table's. */
 struct flow_totals {
 	struct flow_stats total; /* cumulative since attach (FLOW_STATS_FIELDS) */
 	struct flow_stats delta; /* added during the last interval */
 	/* the same of each slot in use, since its interface took it */
-	struct flow_stats slot_total[FLOWTOP_MAX_SLOTS];
-	struct flow_stats slot_delta[FLOWTOP_MAX_SLOTS];
+	struct flow_stats slot_total[TOTALS_SLOTS];
+	struct flow_stats slot_delta[TOTALS_SLOTS];
 	unsigned nslots;	    /* slots read: [0, nslots) */
 	struct flow_counters other; /* what the hosts that left the table had counted */
 	uint64_t live_hosts;	    /* hosts in the table at the last sample */
@@ -52,13 +59,13 @@ struct flow_totals {
  * read at the sample. */
 static inline bool totals_have_slot(const struct flow_totals *t, unsigned slot)
 {
-	return slot != FLOWTOP_SLOT_NONE && slot < t->nslots;
+	return slot != TOTALS_SLOT_OTHER && slot < t->nslots;
 }
 
-/* Whether frames came on interfaces without a slot (FLOWTOP_SLOT_NONE's counters). */
+/* Whether frames came on interfaces without a slot (TOTALS_SLOT_OTHER's counters). */
 static inline bool totals_have_no_slot(const struct flow_totals *t)
 {
-	return t->nslots && t->slot_total[FLOWTOP_SLOT_NONE].frames;
+	return t->nslots && t->slot_total[TOTALS_SLOT_OTHER].frames;
 }
 
 struct sampler;
@@ -81,7 +88,7 @@ uint64_t sampler_wakes(const struct sampler *s);
  * and the owner of each set of sets[nsets] a notice names, into its two hosts (seen on
  * the link of its interface's slot when track_links), and into convo when not NULL;
  * with t NULL, nowhere. With take, each is taken from the filter by an atomic exchange
- * of its count (union flow_ring_slot), so that no frame joins it after (without, its
+ * of its count (struct flow_ring_ctl), so that no frame joins it after (without, its
  * count is read as it is: records no filter writes to). Returns the records and
  * notices, and their frames in *frames when not NULL. bench/tick folds with it too. */
 struct convo;

@@ -224,11 +224,11 @@ static size_t link_count(const struct screen_state *s, size_t *order)
 	/* busiest first over the last sample, then as listed: insertion, n is small */
 	for (i = 1; i < n; i++) {
 		size_t k = order[i];
-		unsigned sk = k < s->nlinks ? s->links[k].slot : FLOWTOP_SLOT_NONE;
+		unsigned sk = k < s->nlinks ? s->links[k].slot : TOTALS_SLOT_OTHER;
 
 		for (j = i; j > 0; j--) {
 			size_t p = order[j - 1];
-			unsigned sp = p < s->nlinks ? s->links[p].slot : FLOWTOP_SLOT_NONE;
+			unsigned sp = p < s->nlinks ? s->links[p].slot : TOTALS_SLOT_OTHER;
 
 			if (t->slot_delta[sp].bytes >= t->slot_delta[sk].bytes)
 				break;
@@ -280,7 +280,7 @@ static void draw_links(const struct screen_state *s, int y, const size_t *order,
 	shown = (size_t)link_lines < n ? (size_t)link_lines - 1 : n;
 	for (i = 0; i < n; i++) {
 		const struct iface_watch *l = order[i] < s->nlinks ? &s->links[order[i]] : NULL;
-		unsigned slot = l ? l->slot : FLOWTOP_SLOT_NONE;
+		unsigned slot = l ? l->slot : TOTALS_SLOT_OTHER;
 
 		if (i < shown) {
 			link_line(y + (int)i, l ? l->info.name : "(no slot)",
@@ -539,7 +539,7 @@ static void draw_picker(const struct screen_state *s)
 
 void screen_draw(const struct screen_state *s)
 {
-	size_t order[FLOWTOP_MAX_SLOTS + 1], nl;
+	size_t order[TOTALS_SLOTS + 1], nl;
 
 	erase();
 	drawn.table = false;

@@ -158,7 +158,7 @@ void ui_follow_links(struct ui *u)
 	for (i = 0; i < n; i++)
 		if (link_bit_own(l[i].slot))
 			u->main.link_names[l[i].slot] = l[i].info.name;
-	u->main.link_names[FLOWTOP_SLOT_NONE] = "other";
+	u->main.link_names[LINK_BIT_OTHER] = "other";
 }
 
 void ui_default_dump_name(struct ui *u)
