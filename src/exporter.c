@@ -25,12 +25,15 @@
 
 struct exporter {
 	struct MHD_Daemon *daemon;
-	struct metrics *metrics;	/* the main thread's */
-	enum group_by by;		/* --metrics-group, or GROUP_HOST */
-	struct geo *geo;		/* where its hosts are looked up */
-	pthread_mutex_t lock;		/* guards what follows: the handler's thread reads it */
-	struct MHD_Response *sample[2]; /* the last sample's: 0.0.4, OpenMetrics; NULL
-					 * before the first */
+	struct metrics *metrics;	 /* the main thread's */
+	enum group_by by;		 /* --metrics-group, or GROUP_HOST */
+	struct geo *geo;		 /* where its hosts are looked up */
+	struct flow_key *own, *own_next; /* the main thread's: the watched interfaces'
+					  * addresses, IFACE_ADDRESSES_MAX at most each */
+	size_t nown;			 /* in own */
+	pthread_mutex_t lock;		 /* guards what follows: the handler's thread reads it */
+	struct MHD_Response *sample[2];	 /* the last sample's: 0.0.4, OpenMetrics; NULL
+					  * before the first */
 };
 
 int exporter_listen(const char *spec, char *err, size_t errlen)
@@ -183,7 +186,14 @@ struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen)
 {
 	struct exporter *e = calloc(1, sizeof(*e));
 
-	if (!e || !(e->metrics = metrics_new(top))) {
+	if (!e || !(e->metrics = metrics_new(top)) ||
+	    !(e->own = calloc(IFACE_ADDRESSES_MAX, sizeof(*e->own))) ||
+	    !(e->own_next = calloc(IFACE_ADDRESSES_MAX, sizeof(*e->own)))) {
+		if (e) {
+			metrics_free(e->metrics);
+			free(e->own);
+			free(e->own_next);
+		}
 		snprintf(err, errlen, "--listen: out of memory");
 		free(e);
 		close(fd);
@@ -219,6 +229,8 @@ void exporter_stop(struct exporter *e)
 			close(fd);
 	}
 	metrics_free(e->metrics);
+	free(e->own);
+	free(e->own_next);
 	for (i = 0; i < 2; i++)
 		if (e->sample[i])
 			MHD_destroy_response(e->sample[i]);
@@ -256,10 +268,24 @@ int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 				   .netns = netns,
 				   .expr = capture_expression(c),
 				   .generation = capture_generation(c) };
+	int n;
 
 	if (e->by != GROUP_HOST)
 		locate_active(e, capture_hosts(c));
 	w.links = capture_links(c, &w.nlinks);
+	/* read each sample (an address comes and goes with DHCP or SLAAC); when they cannot
+	 * be read, the last ones stay */
+	n = iface_addresses(capture_any(c) ? NULL : w.links, w.nlinks, e->own_next,
+			    IFACE_ADDRESSES_MAX);
+	if (n >= 0) {
+		struct flow_key *swap = e->own;
+
+		e->own = e->own_next;
+		e->own_next = swap;
+		e->nown = (size_t)n;
+	}
+	w.own = e->own;
+	w.nown = e->nown;
 	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
 	return exporter_publish(e, capture_hosts(c), capture_totals(c), &w, &f);
 }

@@ -6,7 +6,7 @@
 # stalled one, an oversized request; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 27
+need_root 28
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -65,6 +65,8 @@ ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
 scraped_at() { scrape >"$1" && [ "$(val flowtop_frames_total "$1")" = "$2" ]; }
 wait_for 10 scraped_at "$E2E_TMP/s1.txt" 50
 check "promtool check metrics accepts a scrape" promtool check metrics <"$E2E_TMP/s1.txt"
+check "the watched interface's own address has its info series, its peers none" \
+	eval '[ "$(grep "^flowtop_interface_address_info{" "$E2E_TMP/s1.txt")" = "flowtop_interface_address_info{interface=\"$vb\",ip=\"10.55.0.2\"} 1" ]'
 check "Content-Type is the text format 0.0.4" \
 	eval 'ip netns exec "$b" curl -s -I "http://127.0.0.1:$PORT/metrics" | grep -qi "^content-type: text/plain; version=0.0.4"'
 check "every frame counted: 50 frames, 2 hosts' series: the busiest and other" \
