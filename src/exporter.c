@@ -18,17 +18,20 @@
 
 #include "metrics.h"
 
-#define CONNECTIONS    64    /* at once; more wait in the listen queue */
-#define PER_ADDRESS    8     /* of them from one address; more are closed at once */
 #define TIMEOUT_S      10    /* an idle or slow connection is closed after this */
 #define REQUEST_MEMORY 16384 /* per connection: a request larger than this is refused */
 
 struct exporter {
 	struct MHD_Daemon *daemon;
-	struct metrics *metrics;	/* the main thread's */
-	pthread_mutex_t lock;		/* guards what follows: the handler's thread reads it */
-	struct MHD_Response *sample[2]; /* the last sample's: 0.0.4, OpenMetrics; NULL
-					 * before the first */
+	struct metrics *metrics;	 /* the main thread's */
+	struct flow_key *own, *own_next; /* the main thread's: the watched interfaces'
+					  * addresses, IFACE_ADDRESSES_MAX at most each */
+	size_t nown;			 /* in own */
+	pthread_mutex_t clients_lock;	 /* guards clients (the daemon's callbacks') */
+	struct exporter_clients clients; /* the connections open, by client */
+	pthread_mutex_t lock;		 /* guards what follows: the handler's thread reads it */
+	struct MHD_Response *sample[2];	 /* the last sample's: 0.0.4, OpenMetrics; NULL
+					  * before the first */
 };
 
 int exporter_listen(const char *spec, char *err, size_t errlen)
@@ -177,21 +180,144 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	return ret;
 }
 
+bool exporter_client_of(const struct sockaddr *sa, socklen_t len, struct flow_key *client)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff }; /* ::ffff:0:0/96 */
+
+	memset(client, 0, sizeof(*client));
+	if (sa->sa_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)sa;
+
+		memcpy(client->addr, mapped, sizeof(mapped));
+		memcpy(&client->addr[12], &sin->sin_addr, 4);
+		return true;
+	}
+	if (sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)sa;
+		const uint8_t *a = sin6->sin6_addr.s6_addr;
+
+		/* an IPv4 client of a socket bound to :: is one IPv4 address (the /64 of
+		 * ::ffff:0:0/96 would be every IPv4 client) */
+		memcpy(client->addr, a, memcmp(a, mapped, sizeof(mapped)) ? 8 : 16);
+		return true;
+	}
+	return false;
+}
+
+/* The index of client's slot, or -1 when it holds no connection. */
+static int slot_of(const struct exporter_clients *c, const struct flow_key *client)
+{
+	int i;
+
+	for (i = 0; i < EXPORTER_CONNECTIONS; i++)
+		if (c->slot[i].held && !memcmp(&c->slot[i].net, client, sizeof(*client)))
+			return i;
+	return -1;
+}
+
+bool exporter_clients_admit(const struct exporter_clients *c, const struct flow_key *client)
+{
+	int i = slot_of(c, client);
+
+	if (i < 0)
+		return c->open < EXPORTER_CONNECTIONS;
+	return c->slot[i].held < EXPORTER_PER_CLIENT &&
+	       c->open < EXPORTER_CONNECTIONS - EXPORTER_SPARE;
+}
+
+int exporter_clients_open(struct exporter_clients *c, const struct flow_key *client)
+{
+	int i = slot_of(c, client);
+
+	if (i < 0) { /* a free slot for it */
+		for (i = 0; i < EXPORTER_CONNECTIONS && c->slot[i].held; i++)
+			;
+		if (i == EXPORTER_CONNECTIONS)
+			return -ENOSPC;
+		c->slot[i].net = *client;
+	}
+	c->slot[i].held++;
+	c->open++;
+	return 0;
+}
+
+void exporter_clients_close(struct exporter_clients *c, const struct flow_key *client)
+{
+	int i = slot_of(c, client);
+
+	if (i >= 0) {
+		c->slot[i].held--;
+		c->open--;
+	}
+}
+
+/* libmicrohttpd's accept policy: a connection the client may not have is closed at once
+ * (before a byte of it is read). */
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *sa, socklen_t len)
+{
+	struct exporter *e = cls;
+	struct flow_key client;
+	bool ok;
+
+	if (!exporter_client_of(sa, len, &client))
+		return MHD_NO;
+	pthread_mutex_lock(&e->clients_lock);
+	ok = exporter_clients_admit(&e->clients, &client);
+	pthread_mutex_unlock(&e->clients_lock);
+	return ok ? MHD_YES : MHD_NO;
+}
+
+/* Counts a connection once libmicrohttpd has made it (an admitted one may yet fail to
+ * be) and lets it go when it is closed; *ctx marks one counted. */
+static void connection_event(void *cls, struct MHD_Connection *conn, void **ctx,
+			     enum MHD_ConnectionNotificationCode code)
+{
+	static int counted;
+	struct exporter *e = cls;
+	const union MHD_ConnectionInfo *info =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = info ? info->client_addr : NULL;
+	struct flow_key client;
+
+	if (!sa || !exporter_client_of(sa,
+				       sa->sa_family == AF_INET ? sizeof(struct sockaddr_in)
+								: sizeof(struct sockaddr_in6),
+				       &client))
+		return;
+	pthread_mutex_lock(&e->clients_lock);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		if (!exporter_clients_open(&e->clients, &client))
+			*ctx = &counted;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *ctx == &counted) {
+		exporter_clients_close(&e->clients, &client);
+		*ctx = NULL;
+	}
+	pthread_mutex_unlock(&e->clients_lock);
+}
+
 struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen)
 {
 	struct exporter *e = calloc(1, sizeof(*e));
 
-	if (!e || !(e->metrics = metrics_new(top))) {
+	if (!e || !(e->metrics = metrics_new(top)) ||
+	    !(e->own = calloc(IFACE_ADDRESSES_MAX, sizeof(*e->own))) ||
+	    !(e->own_next = calloc(IFACE_ADDRESSES_MAX, sizeof(*e->own)))) {
+		if (e) {
+			metrics_free(e->metrics);
+			free(e->own);
+			free(e->own_next);
+		}
 		snprintf(err, errlen, "--listen: out of memory");
 		free(e);
 		close(fd);
 		return NULL;
 	}
 	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_init(&e->clients_lock, NULL);
 	e->daemon = MHD_start_daemon(
-	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handle, e,
-	    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTIONS,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_ADDRESS,
+	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, accept_policy, e, handle, e,
+	    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned)EXPORTER_CONNECTIONS, MHD_OPTION_NOTIFY_CONNECTION, connection_event, e,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    (size_t)REQUEST_MEMORY, MHD_OPTION_END);
 	if (!e->daemon) {
@@ -217,10 +343,13 @@ void exporter_stop(struct exporter *e)
 			close(fd);
 	}
 	metrics_free(e->metrics);
+	free(e->own);
+	free(e->own_next);
 	for (i = 0; i < 2; i++)
 		if (e->sample[i])
 			MHD_destroy_response(e->sample[i]);
 	pthread_mutex_destroy(&e->lock);
+	pthread_mutex_destroy(&e->clients_lock);
 	free(e);
 }
 
@@ -236,8 +365,22 @@ int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 				   .netns = netns,
 				   .expr = capture_expression(c),
 				   .generation = capture_generation(c) };
+	int n;
 
 	w.links = capture_links(c, &w.nlinks);
+	/* read each sample (an address comes and goes with DHCP or SLAAC); when they cannot
+	 * be read, the last ones stay */
+	n = iface_addresses(capture_any(c) ? NULL : w.links, w.nlinks, e->own_next,
+			    IFACE_ADDRESSES_MAX);
+	if (n >= 0) {
+		struct flow_key *swap = e->own;
+
+		e->own = e->own_next;
+		e->own_next = swap;
+		e->nown = (size_t)n;
+	}
+	w.own = e->own;
+	w.nown = e->nown;
 	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
 	return exporter_publish(e, capture_hosts(c), capture_totals(c), &w, &f);
 }

@@ -3,16 +3,45 @@
  * slow or stuck scraper never holds up the sampling or the screen. What a scrape gets is
  * the rendering of the last sample (metrics.h), published after each one. GET and HEAD
  * of /metrics only: other paths 404, other methods 405; requests larger than the
- * connection's memory limit are refused by libmicrohttpd itself. */
+ * connection's memory limit are refused by libmicrohttpd itself; connections are
+ * counted by client (struct exporter_clients) through libmicrohttpd's accept policy. */
 #ifndef FLOWTOP_EXPORTER_H
 #define FLOWTOP_EXPORTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
+#include "../bpf/flowtop.h"
 #include "capture.h"
 #include "metrics.h"
 
 #define EXPORTER_DEFAULT_ADDR "127.0.0.1"
+
+#define EXPORTER_CONNECTIONS 64 /* served at once; more wait in the listen queue */
+#define EXPORTER_PER_CLIENT  8	/* of them from one client; more are closed at once */
+#define EXPORTER_SPARE	     2	/* of them for clients that hold none */
+
+/* The connections open, by client: an IPv6 /64 (one host may hold a whole one) or an
+ * IPv4 address (IPv4-mapped IPv6 too), so that neither a /64's many addresses nor a
+ * few IPv4 aliases take every connection from a scraper elsewhere (ten clients, ten
+ * IPv4 addresses or ten /64s, still can, until the idle timeout). */
+struct exporter_clients {
+	struct exporter_client {
+		struct flow_key net; /* the /64 (the rest 0), or ::ffff:a.b.c.d */
+		unsigned held;	     /* its connections open; 0: a free slot */
+	} slot[EXPORTER_CONNECTIONS];
+	unsigned open; /* connections open, every client's */
+};
+
+/* The client a peer's address counts under. False for a family neither IPv4 nor IPv6. */
+bool exporter_client_of(const struct sockaddr *sa, socklen_t len, struct flow_key *client);
+/* Whether a connection of client is taken: it holds fewer than EXPORTER_PER_CLIENT, and
+ * the last EXPORTER_SPARE of all go to clients that hold none. */
+bool exporter_clients_admit(const struct exporter_clients *c, const struct flow_key *client);
+/* A connection of client opened (-ENOSPC when none more fits), and one closed. */
+int exporter_clients_open(struct exporter_clients *c, const struct flow_key *client);
+void exporter_clients_close(struct exporter_clients *c, const struct flow_key *client);
 
 struct exporter;
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* iface.c: the default interface from the routing table, interface facts from ioctls. */
+/* iface.c: the default interface from the routing table, interface facts from ioctls,
+ * their addresses from rtnetlink. */
 #include "iface.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <net/if_arp.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
@@ -273,4 +277,148 @@ int iface_names_add(struct iface_names *l, const char *name)
 	strcpy(l->names[l->n++], name);
 	snprintf(l->text + used, sizeof(l->text) - used, "%s%s", used ? "," : "", name);
 	return 0;
+}
+
+/* Whether ifindex is one of the interfaces of links (gone ones aside); NULL: any is. */
+static bool watched(int ifindex, const struct iface_watch *links, size_t n)
+{
+	size_t i;
+
+	if (!links)
+		return true;
+	for (i = 0; i < n; i++)
+		if (!links[i].gone && links[i].info.ifindex == ifindex)
+			return true;
+	return false;
+}
+
+/* key into the sorted out[0..*n-1] unless it is there or out holds max already. */
+static void insert_sorted(struct flow_key *out, size_t *n, size_t max, const struct flow_key *key)
+{
+	size_t lo = 0, hi = *n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(&out[mid], key, sizeof(*key));
+
+		if (!c)
+			return;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (*n == max)
+		return;
+	memmove(&out[lo + 1], &out[lo], (*n - lo) * sizeof(*out));
+	out[lo] = *key;
+	(*n)++;
+}
+
+/* The address of an RTM_NEWADDR message of len bytes (its header's included) as a key:
+ * IFA_LOCAL, else IFA_ADDRESS (on a point-to-point link IFA_ADDRESS is the peer's).
+ * False when it has none, or is neither IPv4 nor IPv6. */
+static bool address_of(const struct ifaddrmsg *ifa, size_t len, struct flow_key *key)
+{
+	size_t alen = ifa->ifa_family == AF_INET ? 4 : ifa->ifa_family == AF_INET6 ? 16 : 0;
+	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*ifa));
+	const char *msg = (const char *)ifa - NLMSG_HDRLEN, *local = NULL, *address = NULL;
+
+	while (alen && len >= off + sizeof(struct rtattr)) {
+		const struct rtattr *rta = (const void *)(msg + off);
+
+		if (rta->rta_len < sizeof(*rta) || rta->rta_len > len - off)
+			break;
+		if (rta->rta_len == RTA_LENGTH(alen) && rta->rta_type == IFA_LOCAL)
+			local = msg + off + RTA_LENGTH(0);
+		if (rta->rta_len == RTA_LENGTH(alen) && rta->rta_type == IFA_ADDRESS)
+			address = msg + off + RTA_LENGTH(0);
+		off += RTA_ALIGN(rta->rta_len);
+	}
+	if (!local)
+		local = address;
+	if (!local)
+		return false;
+	memset(key, 0, sizeof(*key));
+	if (alen == 4)
+		key->addr[10] = key->addr[11] = 0xff; /* ::ffff:a.b.c.d, as the filter keys it */
+	memcpy(&key->addr[16 - alen], local, alen);
+	return true;
+}
+
+int iface_addresses_parse(const void *buf, size_t len, const struct iface_watch *links, size_t n,
+			  struct flow_key *out, size_t *count, size_t max)
+{
+	const char *p = buf;
+	size_t off = 0;
+	struct flow_key key;
+
+	while (len - off >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *h = (const void *)(p + off);
+		const void *data = p + off + NLMSG_HDRLEN;
+
+		if (h->nlmsg_len < sizeof(*h) || h->nlmsg_len > len - off)
+			return -EBADMSG;
+		if (h->nlmsg_type == NLMSG_DONE)
+			return 1;
+		if (h->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = data;
+
+			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+				return -EBADMSG;
+			return e->error ? e->error : 1;
+		}
+		if (h->nlmsg_type == RTM_NEWADDR &&
+		    h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct ifaddrmsg))) {
+			const struct ifaddrmsg *ifa = data;
+
+			if (watched((int)ifa->ifa_index, links, n) &&
+			    address_of(ifa, h->nlmsg_len, &key))
+				insert_sorted(out, count, max, &key);
+		}
+		off += NLMSG_ALIGN(h->nlmsg_len);
+		if (off > len)
+			break;
+	}
+	return 0;
+}
+
+int iface_addresses(const struct iface_watch *links, size_t n, struct flow_key *out, size_t max)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifaddrmsg ifa;
+	} req = { .h = { .nlmsg_len = sizeof(req),
+			 .nlmsg_type = RTM_GETADDR,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+			 .nlmsg_seq = 1 },
+		  .ifa = { .ifa_family = AF_UNSPEC } };
+	union {
+		struct nlmsghdr h; /* aligns the buffer for the headers in it */
+		char bytes[32768];
+	} buf;
+	size_t count = 0;
+	ssize_t got;
+	int fd, ret = 0;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &req, sizeof(req), 0) < 0)
+		ret = -errno;
+	while (!ret) {
+		/* MSG_TRUNC: the message's whole length, to see one cut to the buffer */
+		got = recv(fd, buf.bytes, sizeof(buf.bytes), MSG_TRUNC);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			ret = -errno;
+		else if (got == 0 || (size_t)got > sizeof(buf.bytes))
+			ret = -EMSGSIZE;
+		else
+			ret = iface_addresses_parse(buf.bytes, (size_t)got, links, n, out, &count,
+						    max);
+	}
+	close(fd);
+	return ret < 0 ? ret : (int)count;
 }

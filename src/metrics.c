@@ -371,6 +371,17 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 		label(r.f, r.w->expr);
 		fputs("\"} 1\n", r.f);
 	}
+	if (r.w->nown) { /* the host's own addresses: a rule leaves their ip series out */
+		family(&r, r.om ? "flowtop_interface_address" : "flowtop_interface_address_info",
+		       r.om ? "info" : "gauge",
+		       "An address of a watched interface: its ip series are this host's own.");
+		for (k = 0; k < r.w->nown; k++) {
+			char addr[FMT_ADDR_LEN], more[FMT_ADDR_LEN + 8];
+
+			snprintf(more, sizeof(more), "ip=\"%s\"", fmt_addr(&r.w->own[k], addr));
+			sample(&r, "flowtop_interface_address_info", more, 1);
+		}
+	}
 	if (filter && filter->known) {
 		one(&r, "flowtop_filter_runs_total", "counter",
 		    "Runs of the socket filter (kernel BPF statistics).", filter->runs);

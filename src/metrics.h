@@ -2,7 +2,9 @@
 /* metrics.h: the samples as Prometheus metrics, in the text exposition format 0.0.4 and
  * in OpenMetrics 1.0. Per interface: frames, bytes, non-IP, truncated, spilled, lost,
  * evicted, hosts, capacity, the filter's runs and run time (frames to lost: a series per
- * watched interface). Per host, for the `top`
+ * watched interface), and flowtop_interface_address_info{ip=...} 1 for each address of
+ * the watched interfaces, so that rules can tell this host's own addresses from its
+ * peers'. Per host, for the `top`
  * busiest hosts of the last sample: bytes and packets received and sent, labelled
  * interface and ip; everything else summed into ip="other", so that a sum over ip is
  * every host's count. With metrics_group(), the same per AS (as, as_name) or per
@@ -60,6 +62,9 @@ struct metrics_where {
 	unsigned generation;
 	const struct iface_watch *links;
 	size_t nlinks;
+	const struct flow_key *own; /* the watched interfaces' own addresses: an info
+				     * series each (their ip's series are this host's) */
+	size_t nown;
 };
 
 /* Renders the sample just taken: t's hosts and tot's totals. The filter's counters

@@ -3,10 +3,11 @@
 # e2e_exporter.sh -- --listen: flowtop as a headless Prometheus exporter in a namespace
 # the test makes, with known traffic on a veth: promtool accepts a scrape, the sum over
 # ip is every frame, series never go back, HTTP errors, OpenMetrics, many scrapers and a
-# stalled one, an oversized request; then a real Prometheus server scrapes it; and the
+# stalled one, an oversized request, connections counted per IPv6 /64 and IPv4 address
+# with two kept for new clients; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 27
+need_root 32
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -65,6 +66,8 @@ ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
 scraped_at() { scrape >"$1" && [ "$(val flowtop_frames_total "$1")" = "$2" ]; }
 wait_for 10 scraped_at "$E2E_TMP/s1.txt" 50
 check "promtool check metrics accepts a scrape" promtool check metrics <"$E2E_TMP/s1.txt"
+check "the watched interface's own address has its info series, its peers none" \
+	eval '[ "$(grep "^flowtop_interface_address_info{" "$E2E_TMP/s1.txt")" = "flowtop_interface_address_info{interface=\"$vb\",ip=\"10.55.0.2\"} 1" ]'
 check "Content-Type is the text format 0.0.4" \
 	eval 'ip netns exec "$b" curl -s -I "http://127.0.0.1:$PORT/metrics" | grep -qi "^content-type: text/plain; version=0.0.4"'
 check "every frame counted: 50 frames, 2 hosts' series: the busiest and other" \
@@ -116,6 +119,87 @@ ip netns exec "$a" ping -q -c 5 -i 0.02 -I 10.55.0.1 10.55.0.2 >/dev/null 2>&1
 check "while it stalls, sampling goes on" \
 	wait_for 3 eval '[ "$(scrape | awk "/^flowtop_frames_total/ { print \$2 }")" -gt "$f1" ]'
 check "headless: nothing on stdout" [ ! -s "$E2E_TMP/headless.out" ]
+
+# connections are counted by client, an IPv6 /64 or an IPv4 address: an exporter on
+# [::] in a namespace with IPv6, whose loopback has 16 addresses of one /64 and one of
+# another, and IPv4 clients as IPv4-mapped addresses
+netns_new ec && cns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
+for i in $(seq 16); do
+	ip -n "$cns" addr add "2001:db8:1::$i/64" dev lo nodad
+done
+ip -n "$cns" addr add 2001:db8:2::1/64 dev lo nodad
+CPORT=9570
+start_bg "$cns" "$E2E_TMP/c.out" "$FLOWTOP" -i lo --listen "[::]:$CPORT" -N -d 0.5
+cpid=$BG_PID
+ccode() { ip netns exec "$cns" curl -g -s --max-time 3 -o /dev/null -w '%{http_code}' "$@"; }
+wait_for 5 eval '[ "$(ccode "http://[::1]:$CPORT/metrics")" = 200 ]'
+# hold DST SRC/N...: N connections from each SRC to DST, each in the middle of its
+# headers; prints how many are still open every 0.2 s (30 s at most, or until killed:
+# run in the background, it is the process $! names)
+hold() {
+	exec ip netns exec "$cns" python3 -c '
+import socket, sys, time
+port, dst = int(sys.argv[1]), sys.argv[2]
+fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
+held = []
+for spec in sys.argv[3:]:
+    src, n = spec.rsplit("/", 1)
+    for i in range(int(n)):
+        try:
+            s = socket.socket(fam, socket.SOCK_STREAM)
+            s.settimeout(0.5)
+            s.bind((src, 0))
+            s.connect((dst, port))
+            s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+            s.setblocking(False)
+            held.append(s)
+        except OSError:
+            pass
+end = time.time() + 30
+while time.time() < end:
+    n = 0
+    for s in held:
+        try:
+            n += s.recv(1, socket.MSG_PEEK) != b""
+        except BlockingIOError:
+            n += 1
+        except OSError:
+            pass
+    print(n, flush=True)
+    time.sleep(0.2)' "$CPORT" "$@"
+}
+# none of the exporter's connections left open (the last holder's closed)
+no_conns() { [ -z "$(ip netns exec "$cns" ss -Htn state established state close-wait "( sport = :$CPORT )")" ]; }
+srcs=()
+for i in $(seq 16); do srcs+=("2001:db8:1::$i/8"); done
+hold 2001:db8:1::1 "${srcs[@]}" >"$E2E_TMP/held6" 2>&1 &
+holder=$!
+E2E_PIDS+=("$holder")
+# the scrape at once, once every connection is made: held ones would let go after the
+# exporter's 10 s timeout
+wait_for 10 test -s "$E2E_TMP/held6"
+scraped=$(ccode --interface 2001:db8:2::1 "http://[2001:db8:1::1]:$CPORT/metrics")
+wait_for 5 eval '[ "$(last_line "$E2E_TMP/held6")" = 8 ]'
+check "8 connections from each of 16 addresses of one /64: 8 held, the rest closed ($(last_line "$E2E_TMP/held6"))" \
+	eval '[ "$(last_line "$E2E_TMP/held6")" = 8 ]'
+check "meanwhile a scrape from another /64 is answered ($scraped)" [ "$scraped" = 200 ]
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+wait_for 10 no_conns
+srcs=()
+for i in $(seq 8); do srcs+=("127.0.0.$i/8"); done
+hold 127.0.0.1 "${srcs[@]}" >"$E2E_TMP/held4" 2>&1 &
+holder=$!
+E2E_PIDS+=("$holder")
+wait_for 10 test -s "$E2E_TMP/held4"
+scraped=$(ccode --interface 127.0.0.9 "http://127.0.0.1:$CPORT/metrics")
+wait_for 5 eval '[ "$(last_line "$E2E_TMP/held4")" = 62 ]'
+check "8 connections from each of 8 IPv4 aliases (IPv4-mapped on [::]): 8 each but the 2 spare ($(last_line "$E2E_TMP/held4") held)" \
+	eval '[ "$(last_line "$E2E_TMP/held4")" = 62 ]'
+check "meanwhile a scrape from a 9th IPv4 address takes a spare ($scraped)" [ "$scraped" = 200 ]
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+stop_bg "$cpid" TERM
 
 # a real Prometheus server scrapes it (OpenMetrics, as Prometheus asks for it)
 cat >"$E2E_TMP/prometheus.yml" <<EOF

@@ -2,11 +2,16 @@
 /* test_metrics.c: the Prometheus rendering: families and labels, the top hosts and
  * "other" summing to every host's count, counters that never go back while hosts move
  * in and out of the top, OpenMetrics' names and # EOF, escaping, a restart on another
- * interface, and none while the interfaces stay, however long their list. */
+ * interface, and none while the interfaces stay, however long their list; the watched
+ * interfaces' own addresses, read from an rtnetlink dump, as info series. */
 #include "hosts.h"
 
 #include <errno.h>
+#include <arpa/inet.h>
 #include <inttypes.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <netinet/in.h>
 
 #include "fmt.h"
 #include "metrics.h"
@@ -207,6 +212,155 @@ static void test_expression_info(void)
 	ASSERT_OK(metrics_update(m, t, &tot, &(struct metrics_where){ .iface = "eth0" }, NULL));
 	txt = metrics_text(m, false, &len);
 	ASSERT_TRUE(strstr(txt, "flowtop_filter_expression") == NULL);
+	metrics_free(m);
+	hosttab_free(t);
+}
+
+/* A buffer of rtnetlink messages, as a dump of the addresses answers. */
+struct nl_buf {
+	union {
+		struct nlmsghdr h;
+		char bytes[4096];
+	} u;
+	size_t len;
+};
+
+/* Appends an RTM_NEWADDR of family on ifindex with IFA_LOCAL local (NULL: none) and
+ * IFA_ADDRESS address (NULL: none), as text. */
+static void nl_addr(struct nl_buf *b, int ifindex, int family, const char *local,
+		    const char *address)
+{
+	struct nlmsghdr *h = (struct nlmsghdr *)(b->u.bytes + b->len);
+	struct ifaddrmsg *ifa = NLMSG_DATA(h);
+	size_t alen = family == AF_INET ? 4 : 16;
+	const char *text[2] = { local, address };
+	unsigned short type[2] = { IFA_LOCAL, IFA_ADDRESS };
+	int i;
+
+	memset(h, 0, NLMSG_SPACE(sizeof(*ifa)));
+	h->nlmsg_type = RTM_NEWADDR;
+	h->nlmsg_len = NLMSG_LENGTH(sizeof(*ifa));
+	ifa->ifa_family = (unsigned char)family;
+	ifa->ifa_index = (unsigned)ifindex;
+	for (i = 0; i < 2; i++) {
+		struct rtattr *rta = (struct rtattr *)((char *)h + NLMSG_ALIGN(h->nlmsg_len));
+
+		if (!text[i])
+			continue;
+		rta->rta_type = type[i];
+		rta->rta_len = (unsigned short)RTA_LENGTH(alen);
+		ASSERT_EQ(inet_pton(family, text[i], RTA_DATA(rta)), 1);
+		h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	}
+	b->len += NLMSG_ALIGN(h->nlmsg_len);
+}
+
+/* Appends a message of type (NLMSG_DONE, NLMSG_ERROR with error) with no more. */
+static void nl_end(struct nl_buf *b, unsigned short type, int error)
+{
+	struct nlmsghdr *h = (struct nlmsghdr *)(b->u.bytes + b->len);
+	struct nlmsgerr *e = NLMSG_DATA(h);
+
+	memset(h, 0, NLMSG_SPACE(sizeof(*e)));
+	h->nlmsg_type = type;
+	h->nlmsg_len = NLMSG_LENGTH(type == NLMSG_ERROR ? sizeof(*e) : sizeof(int));
+	e->error = error;
+	b->len += NLMSG_ALIGN(h->nlmsg_len);
+}
+
+/* The watched interfaces' addresses from a dump: theirs alone (by index, gone ones
+ * aside), a point-to-point link's own and not its peer's, IPv4 as the filter keys it,
+ * each once, sorted, no more than asked; every interface's for any; a dump in two
+ * reads; the kernel's error; a message cut short; and loopback's 127.0.0.1 from the
+ * kernel itself. */
+static void test_interface_addresses(void)
+{
+	struct iface_watch links[2] = { { .info.ifindex = 2 },
+					{ .info.ifindex = 3, .gone = true } };
+	struct nl_buf b = { .len = 0 }, more = { .len = 0 }, err = { .len = 0 };
+	struct flow_key out[8];
+	struct iface_info lo;
+	char a[FMT_ADDR_LEN];
+	size_t n = 0, i;
+	int got;
+
+	nl_addr(&b, 2, AF_INET6, NULL, "2001:db8::1");
+	nl_addr(&b, 2, AF_INET, "10.0.0.1", "10.0.0.1");
+	nl_addr(&b, 2, AF_INET, "10.0.0.5", "10.0.0.6"); /* point-to-point: .6 is the peer */
+	nl_addr(&b, 3, AF_INET, "10.9.0.1", "10.9.0.1");
+	nl_addr(&b, 2, AF_INET, "10.0.0.1", "10.0.0.1"); /* the same address twice */
+	nl_addr(&b, 1, AF_INET, "127.0.0.1", "127.0.0.1");
+	nl_addr(&b, 4, AF_INET6, NULL, "fe80::1");
+	nl_end(&b, NLMSG_DONE, 0);
+	ASSERT_EQ(iface_addresses_parse(b.u.bytes, b.len, links, 2, out, &n, 8), 1);
+	ASSERT_EQ(n, 3);
+	ASSERT_STREQ(fmt_addr(&out[0], a), "10.0.0.1");
+	ASSERT_TRUE(fmt_is_ipv4(&out[0]));
+	ASSERT_STREQ(fmt_addr(&out[1], a), "10.0.0.5");
+	ASSERT_STREQ(fmt_addr(&out[2], a), "2001:db8::1");
+	links[1].gone = false;
+	n = 0;
+	ASSERT_EQ(iface_addresses_parse(b.u.bytes, b.len, links, 2, out, &n, 8), 1);
+	ASSERT_EQ(n, 4);
+	ASSERT_STREQ(fmt_addr(&out[2], a), "10.9.0.1");
+	n = 0;
+	ASSERT_EQ(iface_addresses_parse(b.u.bytes, b.len, NULL, 0, out, &n, 8), 1);
+	ASSERT_EQ(n, 6);
+	for (i = 1; i < n; i++)
+		ASSERT_TRUE(memcmp(&out[i - 1], &out[i], sizeof(out[i])) < 0);
+	n = 0;
+	ASSERT_EQ(iface_addresses_parse(b.u.bytes, b.len, NULL, 0, out, &n, 1), 1);
+	ASSERT_EQ(n, 1);
+	ASSERT_STREQ(fmt_addr(&out[0], a), "2001:db8::1"); /* the first met */
+	/* a dump in two reads: the first part says more is to come */
+	nl_addr(&more, 2, AF_INET, "10.0.0.7", "10.0.0.7");
+	n = 0;
+	ASSERT_EQ(iface_addresses_parse(more.u.bytes, more.len, links, 2, out, &n, 8), 0);
+	ASSERT_EQ(iface_addresses_parse(b.u.bytes, b.len, links, 2, out, &n, 8), 1);
+	ASSERT_EQ(n, 5);
+	nl_end(&err, NLMSG_ERROR, -EPERM);
+	ASSERT_EQ(iface_addresses_parse(err.u.bytes, err.len, NULL, 0, out, &n, 8), -EPERM);
+	ASSERT_EQ(iface_addresses_parse(b.u.bytes, 20, NULL, 0, out, &n, 8), -EBADMSG);
+
+	ASSERT_OK(iface_get("lo", &lo));
+	links[0].info = lo;
+	got = iface_addresses(links, 1, out, 8);
+	ASSERT_TRUE(got >= 1);
+	for (i = 0; got > 0 && i < (size_t)got; i++)
+		if (!strcmp(fmt_addr(&out[i], a), "127.0.0.1"))
+			break;
+	ASSERT_TRUE(got > 0 && i < (size_t)got);
+}
+
+/* The own addresses as info series labelled like the hosts' (interface, ip): a gauge of
+ * 1 in the text format, OpenMetrics' info type; none when there are none. */
+static void test_own_address_info(void)
+{
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(2);
+	struct flow_totals tot = totals_of(1);
+	struct flow_key own[2] = { key("10.0.0.1"), key("2001:db8::1") };
+	struct metrics_where w = { .iface = "eth0", .netns = "blue", .own = own, .nown = 2 };
+	const char *txt;
+	size_t len;
+
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_interface_address_info gauge\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "\nflowtop_interface_address_info{interface=\"eth0\",netns="
+				"\"blue\",ip=\"10.0.0.1\"} 1\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "\nflowtop_interface_address_info{interface=\"eth0\",netns="
+				"\"blue\",ip=\"2001:db8::1\"} 1\n") != NULL);
+	txt = metrics_text(m, true, &len);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_interface_address info\n") != NULL);
+	ASSERT_TRUE(strstr(txt, "\nflowtop_interface_address_info{interface=\"eth0\",netns="
+				"\"blue\",ip=\"10.0.0.1\"} 1\n") != NULL);
+	w.nown = 0;
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	txt = metrics_text(m, false, &len);
+	ASSERT_TRUE(strstr(txt, "flowtop_interface_address") == NULL);
 	metrics_free(m);
 	hosttab_free(t);
 }
@@ -531,6 +685,8 @@ int main(void)
 	RUN_TEST(test_families_and_top);
 	RUN_TEST(test_monotonic_and_exact);
 	RUN_TEST(test_expression_info);
+	RUN_TEST(test_interface_addresses);
+	RUN_TEST(test_own_address_info);
 	RUN_TEST(test_openmetrics_escaping_and_restart);
 	RUN_TEST(test_series_per_as);
 	RUN_TEST(test_series_per_as_wait_for_the_worker);
