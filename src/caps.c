@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <cap-ng.h>
 
@@ -81,4 +83,19 @@ int caps_drop(const struct caps_user *user, unsigned keep)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -errno;
 	return 0;
+}
+
+int caps_secure_environment(void)
+{
+	static const char *const unsafe[] = { "TERMINFO", "TERMINFO_DIRS", "TERMCAP",
+					      "TERMPATH", "HOME",	   "LOC_LOG" };
+	size_t i;
+	int n = 0;
+
+	if (!getauxval(AT_SECURE))
+		return 0;
+	for (i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++)
+		if (getenv(unsafe[i]) && !unsetenv(unsafe[i]))
+			n++;
+	return n;
 }

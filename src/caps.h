@@ -16,6 +16,15 @@
  * allows. */
 int caps_missing(char *buf, size_t len, bool need_raw);
 
+/* Under file capabilities (or setuid) the kernel marks the process AT_SECURE, and glibc
+ * drops the dynamic loader's variables; the libraries flowtop starts still read their
+ * own. Removed here, before any of them is initialised, are those that make one parse a
+ * file the user chose while flowtop holds its capabilities: ncurses' terminal
+ * descriptions (TERMINFO, TERMINFO_DIRS, TERMCAP, and ~/.terminfo through HOME; Debian's
+ * mitigation of CVE-2023-29491 covers setuid programs only) and libloc's log level.
+ * Returns how many it removed (0 without AT_SECURE). */
+int caps_secure_environment(void);
+
 /* Whether this process may become another user (CAP_SETUID, CAP_SETGID and CAP_SETPCAP,
  * as root has). */
 int caps_can_change_user(void);

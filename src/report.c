@@ -253,10 +253,24 @@ static void write_json(FILE *f, const struct report *r)
 	fputs("]}\n", f);
 }
 
-/* A CSV field of text (an AS name may hold a comma or a quote), quoted */
+/* A CSV field of text, quoted when it must be: it holds a comma or a quote (an AS name
+ * may), starts as a formula, or holds what fmt_visible_char() shows otherwise */
 static void csv_field(FILE *f, const char *s)
 {
-	report_csv_quoted(f, s);
+	const unsigned char *p = (const unsigned char *)s;
+	char c[FMT_VISIBLE_CHAR];
+	bool plain = !strpbrk(s, ",\"") && !(*s && strchr("=+-@", *s));
+
+	while (plain && *p) {
+		size_t n = fmt_visible_char(p, c);
+
+		plain = strlen(c) == n && !memcmp(c, p, n);
+		p += n;
+	}
+	if (plain)
+		fputs(s, f);
+	else
+		report_csv_quoted(f, s);
 }
 
 void report_csv_quoted(FILE *f, const char *s)

@@ -151,6 +151,7 @@ int main(int argc, char **argv)
 	char why[600] = "";
 	int ret, listen_fd = -1;
 
+	caps_secure_environment(); /* before any library reads it */
 	switch (cli_parse(argc, argv, &opts, stdout, err, sizeof(err))) {
 	case CLI_EXIT:
 		return OUTCOME_OK;

@@ -6,7 +6,7 @@
 # once attached the process holds CAP_NET_RAW alone (the screen CAP_BPF too, for the
 # program of an expression e sets); with one of the three missing it says which. Run as root with -u USER: the same, as that user.
 . "$(dirname "$0")/lib.sh"
-need_root 17
+need_root 19
 command -v setcap >/dev/null || { fail "setcap is not installed (libcap2-bin)"; summary; exit; }
 
 bin=$(mktemp -d "/tmp/ft-caps-$E2E_SFX-XXXXXX") && E2E_PATHS+=("$bin")
@@ -113,6 +113,23 @@ out=$("$FLOWTOP" -i lo -u no-such-user-$E2E_SFX -b -n 1 2>&1)
 rc=$?
 check "-u with an unknown user: exit 2, says so" \
 	eval '[ "$rc" = 2 ] && grep -q "no such user" <<<"$out"'
+
+# a terminal description the user chose (TERMINFO) is not read while flowtop holds its
+# capabilities: the same entry that starts the screen for root, whose process is not
+# AT_SECURE, is not found as uid 65534 with file capabilities
+tidir=$(mktemp -d "/tmp/ft-caps-ti-$E2E_SFX-XXXXXX") && E2E_PATHS+=("$tidir") && chmod 755 "$tidir"
+infocmp -x xterm 2>/dev/null | sed "s/^xterm|/ft-$E2E_SFX|/" >"$tidir/ti.src" &&
+	tic -x -o "$tidir" "$tidir/ti.src" 2>/dev/null && chmod -R a+rX "$tidir"
+tm new-session -d -s t -x 100 -y 25 \
+	"ip netns exec $b env TERM=ft-$E2E_SFX TERMINFO=$tidir $FLOWTOP -i $v1b -N -d 0.2; echo \$? >$E2E_TMP/trc"
+tshows() { tm capture-pane -p -t t | grep -q "$1"; }
+check "root: the screen starts on a TERMINFO entry of its own" wait_for 5 tshows "flowtop  $v1b"
+tm send-keys -t t q
+wait_for 5 eval '[ -s "$E2E_TMP/trc" ]'
+tm new-session -d -s v -x 100 -y 25 \
+	"ip netns exec $b ${asuser[*]} env TERM=ft-$E2E_SFX TERMINFO=$tidir $bin/flowtop -i $v1b -N -d 0.2 2>$E2E_TMP/ti.err; echo \$? >$E2E_TMP/vrc"
+check "as uid 65534 with file capabilities: that TERMINFO is not read, the terminal unknown" \
+	wait_for 5 eval '[ -s "$E2E_TMP/vrc" ] && [ "$(cat "$E2E_TMP/vrc")" != 0 ] && ! grep -q "flowtop  $v1b" <(tm capture-pane -p -t v 2>/dev/null)'
 
 # one capability short: said by name, exit 2
 setcap cap_bpf,cap_net_raw+ep "$bin/flowtop"
