@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if_arp.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
@@ -115,6 +116,27 @@ int iface_get(const char *name, struct iface_info *info)
 	info->link_hlen = link_header_len(info->arphrd, &info->supported);
 	strcpy(info->name, name);
 out_close:
+	close(fd);
+	return err;
+}
+
+/* As pcap_lookupnet() asks: the interface's IPv4 address, then its netmask. */
+int iface_ipv4_netmask(const char *name, uint32_t *mask)
+{
+	struct ifreq ifr = {};
+	int fd, err = 0;
+
+	if (strlen(name) >= IF_NAMESIZE)
+		return -ENODEV;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	strcpy(ifr.ifr_name, name);
+	ifr.ifr_addr.sa_family = AF_INET;
+	if (ioctl(fd, SIOCGIFADDR, &ifr) || ioctl(fd, SIOCGIFNETMASK, &ifr))
+		err = -errno;
+	else
+		memcpy(mask, &((struct sockaddr_in *)&ifr.ifr_netmask)->sin_addr, sizeof(*mask));
 	close(fd);
 	return err;
 }
