@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <sys/epoll.h>
@@ -18,6 +19,7 @@
 #include <bpf/bpf.h>
 
 #include "bpf_load.h"
+#include "expr.h"
 #include "filefeed.h"
 #include "gate.h"
 #include "rawsock.h"
@@ -55,6 +57,9 @@ struct capture {
 	unsigned generation;   /* how many times counting started over (count_afresh()) */
 	unsigned file_room;    /* capture_file_room(): a ring's slots / an IPv6 record's */
 	struct gate *gate;     /* the filter expression in front of the count, or NULL */
+	char *pending;	       /* an expression that needs the netmask, before the first
+				* watch: compiled by attach(), NULL otherwise */
+	uint32_t netmask;      /* the watch's for the expression (watch_netmask()) */
 };
 
 static void watch_init(struct watch *w)
@@ -92,6 +97,7 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 	}
 	watch_init(&c->w);
 	c->stats_fd = -1;
+	c->netmask = EXPR_NETMASK_UNKNOWN;
 	c->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (c->epoll_fd < 0) {
 		snprintf(err, errlen, "cannot create an epoll instance: %s", strerror(errno));
@@ -138,6 +144,7 @@ void capture_free(struct capture *c)
 	sampler_free(c->sampler);
 	filefeed_free(c->feed);
 	gate_free(c->gate);
+	free(c->pending);
 	if (c->skel)
 		bpf_unload(c->skel);
 	free(c);
@@ -462,16 +469,69 @@ static int arm(struct capture *c, const char *ifname, char *err, size_t errlen)
 	return 0;
 }
 
+/* The netmask an expression is compiled with on ifaces, as tcpdump does: the IPv4 one of
+ * the one interface watched (in host order, expr_compile()'s); none under any, for a list
+ * or without an IPv4 address. Taken when the watch starts: an address changed later is
+ * not followed. */
+static uint32_t watch_netmask(const struct iface_names *ifaces)
+{
+	uint32_t mask;
+
+	if (ifaces->any || ifaces->n != 1 || iface_ipv4_netmask(ifaces->names[0], &mask))
+		return EXPR_NETMASK_UNKNOWN;
+	return ntohl(mask);
+}
+
+/* The gate of text on a watch (name: "eth0", "eth0,wg0", "any" or a file's path; n
+ * interfaces) whose netmask is netmask. Only what needs a netmask ('ip broadcast') is
+ * compiled with it, so that a new watch rebuilds no other. NULL, *ret and err set, when
+ * it needs one the watch has not (-EPROTONOSUPPORT: watch one interface) or gate_new()
+ * refuses it (-EINVAL). */
+static struct gate *make_gate(struct capture *c, const char *text, uint32_t netmask,
+			      const char *name, bool any, size_t n, int *ret, char *err,
+			      size_t errlen)
+{
+	struct gate *g;
+
+	if (!expr_needs_netmask(text)) {
+		netmask = EXPR_NETMASK_UNKNOWN;
+	} else if (netmask == EXPR_NETMASK_UNKNOWN) {
+		char why[IFACE_NAMES_LEN + 64];
+
+		if (c->feed)
+			snprintf(why, sizeof(why), "a capture file has none");
+		else if (any)
+			snprintf(why, sizeof(why), "-i any watches every interface");
+		else if (n > 1)
+			snprintf(why, sizeof(why), "'%s' are %zu interfaces", name, n);
+		else
+			snprintf(why, sizeof(why), "'%s' has no IPv4 address", name);
+		snprintf(err, errlen,
+			 "filter expression '%.512s': 'ip broadcast' takes the netmask of the one "
+			 "interface watched, but %s: watch one interface with an IPv4 address",
+			 text, why);
+		*ret = -EPROTONOSUPPORT;
+		return NULL;
+	}
+	g = gate_new(c->skel, text, netmask, err, errlen);
+	if (!g)
+		*ret = -EINVAL;
+	return g;
+}
+
 /* capture_attach(), and whether the sockets were swapped (*swapped): a failure before
  * the swap leaves everything as it was, one after it leaves the new watch in place. */
 static int attach(struct capture *c, const struct iface_names *ifaces, bool *swapped, char *err,
 		  size_t errlen)
 {
 	const char *ifname = ifaces->text;
+	const char *text = c->pending ? c->pending : c->gate ? gate_text(c->gate) : NULL;
+	struct gate *old = c->gate, *judge = NULL;
+	uint32_t mask = watch_netmask(ifaces);
 	struct watch *next = malloc(sizeof(*next));
 	char why[1536];
 	size_t i;
-	int ret, armed;
+	int ret = 0, armed, installed = 0;
 
 	*swapped = false;
 	if (!next) {
@@ -479,11 +539,24 @@ static int attach(struct capture *c, const struct iface_names *ifaces, bool *swa
 		return -ENOMEM;
 	}
 	watch_init(next);
+	/* An expression compiled with the netmask (or waiting for one) is compiled anew
+	 * with this watch's, and the new sockets are checked against it. */
+	if (text && (c->pending ||
+		     (gate_netmask(old) != EXPR_NETMASK_UNKNOWN && gate_netmask(old) != mask))) {
+		judge = make_gate(c, text, mask, ifname, ifaces->any, ifaces->n, &ret, err, errlen);
+		if (!judge) {
+			free(next);
+			return ret;
+		}
+		c->gate = judge;
+	}
 	/* The new sockets are prepared and bound while the current ones still count, so a
 	 * failure up to here leaves everything as it was. */
 	ret =
 	    ifaces->any ? open_any(c, next, err, errlen) : open_list(c, next, ifaces, err, errlen);
 	if (ret) {
+		c->gate = old;
+		gate_free(judge);
 		free(next);
 		return ret;
 	}
@@ -493,6 +566,13 @@ static int attach(struct capture *c, const struct iface_names *ifaces, bool *swa
 	c->w = *next;
 	free(next);
 	*swapped = true;
+	c->netmask = mask;
+	if (judge) { /* in force before the new sockets are hooked (arm()) */
+		installed = gate_install(judge);
+		gate_free(old);
+		free(c->pending);
+		c->pending = NULL;
+	}
 	c->no_slot = 0;
 	slots_reset(&c->slots);
 	for (i = 0; i < c->w.nlinks && !c->w.any; i++) { /* a list's; none yet under any */
@@ -513,9 +593,12 @@ static int attach(struct capture *c, const struct iface_names *ifaces, bool *swa
 	if (ret)
 		snprintf(err, errlen, "watching '%s', but cannot empty the counters: %s", ifname,
 			 strerror(-ret));
+	else if (installed)
+		snprintf(err, errlen, "watching '%s', but cannot put the expression in force: %s",
+			 ifname, strerror(-installed));
 	else if (armed)
 		snprintf(err, errlen, "%s", why);
-	return ret ? ret : armed;
+	return ret ? ret : installed ? installed : armed;
 }
 
 int capture_attach(struct capture *c, const struct iface_names *ifaces, char *err, size_t errlen)
@@ -534,10 +617,26 @@ int capture_set_expression(struct capture *c, const char *text, char *err, size_
 	bool swapped = false;
 	int ret = 0;
 
+	if (!c->w.any && !c->w.nlinks && text && text[0] && expr_needs_netmask(text)) {
+		/* not watching yet: the first capture_attach() knows the netmask */
+		char *copy = strdup(text);
+
+		if (!copy) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		free(c->pending);
+		c->pending = copy;
+		c->gate = NULL;
+		gate_uninstall(c->skel);
+		gate_free(old);
+		return 0;
+	}
 	if (text && text[0]) {
-		next = gate_new(c->skel, text, err, errlen);
+		next = make_gate(c, text, c->netmask, c->w.name, c->w.any, c->w.nlinks, &ret, err,
+				 errlen);
 		if (!next)
-			return -EINVAL;
+			return ret;
 		/* in force at once for sockets that attach flowtop_gate: the current ones,
 		 * if they do, judge with it until the new ones replace them */
 		ret = gate_install(next);
@@ -567,6 +666,8 @@ int capture_set_expression(struct capture *c, const char *text, char *err, size_
 	}
 	/* the new sockets took the new expression (or none), also when they could not
 	 * start over: what the screen says is in force is */
+	free(c->pending);
+	c->pending = NULL;
 	if (!next)
 		gate_uninstall(c->skel);
 	gate_free(old);
@@ -575,7 +676,7 @@ int capture_set_expression(struct capture *c, const char *text, char *err, size_
 
 const char *capture_expression(const struct capture *c)
 {
-	return c->gate ? gate_text(c->gate) : NULL;
+	return c->pending ? c->pending : c->gate ? gate_text(c->gate) : NULL;
 }
 
 int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char *err,
@@ -585,6 +686,7 @@ int capture_attach_file(struct capture *c, const char *name, unsigned hlen, char
 	int ret;
 
 	unwatch(c);
+	c->netmask = EXPR_NETMASK_UNKNOWN;
 	snprintf(c->w.name, sizeof(c->w.name), "%s", name);
 	c->w.nlinks = 1;
 	*l = (struct iface_watch){ .info = { .ifindex = CAPTURE_FILE_IFINDEX,

@@ -13,8 +13,9 @@ struct expr {
 };
 
 _Static_assert(sizeof(struct expr_insn) == sizeof(struct bpf_insn), "classic BPF's layout");
+_Static_assert(EXPR_NETMASK_UNKNOWN == PCAP_NETMASK_UNKNOWN, "libpcap's unknown netmask");
 
-struct expr *expr_compile(const char *text, int dlt, char *err, size_t errlen)
+struct expr *expr_compile(const char *text, int dlt, uint32_t netmask, char *err, size_t errlen)
 {
 	pcap_t *dead = pcap_open_dead(dlt, 262144);
 	struct expr *e = calloc(1, sizeof(*e));
@@ -23,7 +24,7 @@ struct expr *expr_compile(const char *text, int dlt, char *err, size_t errlen)
 		snprintf(err, errlen, "filter expression '%s': out of memory", text);
 		goto fail;
 	}
-	if (pcap_compile(dead, &e->prog, text, 1, PCAP_NETMASK_UNKNOWN)) {
+	if (pcap_compile(dead, &e->prog, text, 1, netmask)) {
 		snprintf(err, errlen, "filter expression '%s': %s", text, pcap_geterr(dead));
 		goto fail;
 	}
@@ -35,6 +36,32 @@ fail:
 		pcap_close(dead);
 	free(e);
 	return NULL;
+}
+
+/* Any netmask stands in: libpcap only asks whether one is known. */
+bool expr_needs_netmask(const char *text)
+{
+	static const int dlts[] = { DLT_EN10MB, DLT_RAW };
+	const uint32_t any = 0xffffff00;
+	struct expr *e;
+	char err[8];
+	size_t i;
+
+	for (i = 0; i < sizeof(dlts) / sizeof(dlts[0]); i++) {
+		e = expr_compile(text, dlts[i], EXPR_NETMASK_UNKNOWN, err, sizeof(err));
+		if (e) {
+			expr_free(e);
+			return false;
+		}
+	}
+	for (i = 0; i < sizeof(dlts) / sizeof(dlts[0]); i++) {
+		e = expr_compile(text, dlts[i], any, err, sizeof(err));
+		if (e) {
+			expr_free(e);
+			return true;
+		}
+	}
+	return false;
 }
 
 void expr_free(struct expr *e)

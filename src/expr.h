@@ -18,9 +18,19 @@ struct expr_insn {
 
 struct expr;
 
-/* Compiles text for link type dlt (a DLT_* number: DLT_EN10MB, DLT_RAW...), optimized.
- * NULL with libpcap's reason in err ("filter expression 'x': ..."). */
-struct expr *expr_compile(const char *text, int dlt, char *err, size_t errlen);
+/* No netmask: libpcap's PCAP_NETMASK_UNKNOWN ('ip broadcast' then refused). */
+#define EXPR_NETMASK_UNKNOWN 0xffffffffu
+
+/* Compiles text for link type dlt (a DLT_* number: DLT_EN10MB, DLT_RAW...), optimized,
+ * with netmask for 'ip broadcast': the watched interface's IPv4 one in host order
+ * (255.255.255.0 is 0xffffff00), what libpcap's code compares the loaded destination
+ * with, or EXPR_NETMASK_UNKNOWN. (tcpdump hands pcap_compile() pcap_lookupnet()'s, in
+ * network order: on a little-endian host its 'ip broadcast' tests the wrong octets,
+ * libpcap pull request 1454.) NULL with libpcap's reason in err ("filter expression
+ * 'x': ..."). */
+struct expr *expr_compile(const char *text, int dlt, uint32_t netmask, char *err, size_t errlen);
+/* Whether libpcap refuses text without a netmask and takes it with one ('ip broadcast'). */
+bool expr_needs_netmask(const char *text);
 void expr_free(struct expr *e);
 
 /* The classic program: n instructions. */

@@ -27,11 +27,13 @@ struct gate {
 	int judge_fd;			 /* the expression's judge, -1 until loaded */
 	int progs_fd;			 /* the gate_progs array it goes into */
 	int gate_fd;			 /* flowtop_gate, which sockets attach */
+	uint32_t netmask;		 /* compiled with it (expr_compile()'s) */
 	bool eth, raw;			 /* the kinds of link it judges */
 	char why_eth[512], why_raw[512]; /* why not, libpcap's words */
 };
 
-struct gate *gate_new(struct flowtop_bpf *skel, const char *text, char *err, size_t errlen)
+struct gate *gate_new(struct flowtop_bpf *skel, const char *text, uint32_t netmask, char *err,
+		      size_t errlen)
 {
 	static char log[1 << 16];
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log));
@@ -47,9 +49,10 @@ struct gate *gate_new(struct flowtop_bpf *skel, const char *text, char *err, siz
 	g->judge_fd = -1;
 	g->progs_fd = bpf_load_gate_progs_fd(skel);
 	g->gate_fd = bpf_load_gate_fd(skel);
+	g->netmask = netmask;
 	snprintf(g->text, sizeof(g->text), "%s", text);
-	eth = expr_compile(text, DLT_EN10MB, g->why_eth, sizeof(g->why_eth));
-	raw = expr_compile(text, DLT_RAW, g->why_raw, sizeof(g->why_raw));
+	eth = expr_compile(text, DLT_EN10MB, netmask, g->why_eth, sizeof(g->why_eth));
+	raw = expr_compile(text, DLT_RAW, netmask, g->why_raw, sizeof(g->why_raw));
 	g->eth = eth != NULL, g->raw = raw != NULL;
 	if (!eth && !raw) {
 		snprintf(err, errlen, "%s", g->why_eth);
@@ -112,6 +115,11 @@ int gate_prog_fd(const struct gate *g)
 const char *gate_text(const struct gate *g)
 {
 	return g->text;
+}
+
+uint32_t gate_netmask(const struct gate *g)
+{
+	return g->netmask;
 }
 
 bool gate_fits(const struct gate *g, unsigned hlen, const char *ifname, char *err, size_t errlen)

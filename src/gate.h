@@ -11,16 +11,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct flowtop_bpf;
 struct gate;
 
 /* Compiles text (pcap-filter(7)) for both kinds of link flowtop counts on: with an
  * Ethernet header (Ethernet, loopback: libpcap's DLT_EN10MB) and without one (tun,
- * WireGuard, IP tunnels: DLT_RAW), and loads its judge for skel's flowtop_gate, not yet
- * in force. NULL, the reason in err, when it compiles for neither kind (libpcap's
- * reason), or the kernel refuses the program. */
-struct gate *gate_new(struct flowtop_bpf *skel, const char *text, char *err, size_t errlen);
+ * WireGuard, IP tunnels: DLT_RAW), with netmask for 'ip broadcast' (expr_compile()'s),
+ * and loads its judge for skel's flowtop_gate, not yet in force. NULL, the reason in
+ * err, when it compiles for neither kind (libpcap's reason), or the kernel refuses the
+ * program. */
+struct gate *gate_new(struct flowtop_bpf *skel, const char *text, uint32_t netmask, char *err,
+		      size_t errlen);
 void gate_free(struct gate *g);
 /* Puts g's judge in force for every socket that attaches flowtop_gate, in one step
  * (the gate_progs array's entry replaced). 0 or -errno. */
@@ -31,6 +34,8 @@ void gate_uninstall(struct flowtop_bpf *skel);
 /* The program a packet socket attaches: flowtop_gate. */
 int gate_prog_fd(const struct gate *g);
 const char *gate_text(const struct gate *g);
+/* The netmask it was compiled with. */
+uint32_t gate_netmask(const struct gate *g);
 /* Whether it judges frames of an interface with hlen bytes of link header (0: none);
  * false, with why in err (libpcap's reason: "ether host" without an Ethernet
  * header), when it does not. */

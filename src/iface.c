@@ -123,6 +123,27 @@ out_close:
 	return err;
 }
 
+/* As pcap_lookupnet() asks: the interface's IPv4 address, then its netmask. */
+int iface_ipv4_netmask(const char *name, uint32_t *mask)
+{
+	struct ifreq ifr = {};
+	int fd, err = 0;
+
+	if (strlen(name) >= IF_NAMESIZE)
+		return -ENODEV;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	strcpy(ifr.ifr_name, name);
+	ifr.ifr_addr.sa_family = AF_INET;
+	if (ioctl(fd, SIOCGIFADDR, &ifr) || ioctl(fd, SIOCGIFNETMASK, &ifr))
+		err = -errno;
+	else
+		memcpy(mask, &((struct sockaddr_in *)&ifr.ifr_netmask)->sin_addr, sizeof(*mask));
+	close(fd);
+	return err;
+}
+
 void iface_default(char name[IF_NAMESIZE])
 {
 	struct if_nameindex *all, *i;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <net/if.h>
 
 struct iface_info {
@@ -58,6 +59,11 @@ void iface_default(char name[IF_NAMESIZE]);
 
 /* 0, or -ENODEV when there is no such interface, or another -errno. */
 int iface_get(const char *name, struct iface_info *info);
+
+/* The netmask of name's IPv4 address, network order, in *mask (pcap_lookupnet()'s, which
+ * tcpdump compiles its expression with). 0, or -EADDRNOTAVAIL when it has no IPv4
+ * address, or another -errno. */
+int iface_ipv4_netmask(const char *name, uint32_t *mask);
 
 /* iface_get(), and a refusal of a link type flowtop does not know (-EPROTONOSUPPORT),
  * each said in err for the user. 0 or -errno. */

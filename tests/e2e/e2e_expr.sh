@@ -82,6 +82,33 @@ check "live: every line says the expression" last_is "$out" '.expression == "icm
 stop_bg "$pid" INT
 check "live: exit 0 on SIGINT" [ $? = 0 ]
 
+# live, 'ip broadcast': compiled with the interface's netmask (/24), as tcpdump does; the
+# datagrams to 10.78.0.255 (to the broadcast MAC) counted, those to 10.78.0.9 filtered
+bcast() { # COUNT datagrams of 100 bytes to 10.78.0.255: 142 bytes each
+	ip netns exec "$a" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+for _ in range(int(sys.argv[1])):
+    s.sendto(bytes(100), ("10.78.0.255", 9))' "$1"
+}
+out=$E2E_TMP/bcast.jsonl
+start_bg "$b" "$out" "$FLOWTOP" -i "$ib" -b --json -d 0.1 'ip broadcast'
+pid=$BG_PID
+check "live: flowtop -i IFACE 'ip broadcast' starts" wait_for 10 grep -q interval "$out"
+bcast 7
+udp 5
+check "live: the 7 broadcast datagrams counted, the 5 to 10.78.0.9 filtered" \
+	wait_for 10 last_is "$out" '.totals.packets == 7 and .totals.bytes == 7 * 142 and .totals.filtered == 5 and .totals.filtered_bytes == 5 * 142'
+check "live: the broadcaster's counts exact" \
+	last_is "$out" '.hosts[] | select(.ip == "10.78.0.1") | .tx_packets == 7'
+stop_bg "$pid" INT
+check "live: 'ip broadcast': exit 0 on SIGINT" [ $? = 0 ]
+ip netns exec "$b" "$FLOWTOP" -i any -b --json -n 1 'ip broadcast' >"$E2E_TMP/out" 2>"$E2E_TMP/err"
+rc=$?
+check "-i any 'ip broadcast': exit 2, the netmask of one interface asked for, in JSON too" \
+	eval '[ "$rc" = 2 ] && grep -q "takes the netmask of the one interface watched, but -i any watches every interface" "$E2E_TMP/err" && jqt ".error | test(\"netmask\")" "$E2E_TMP/out"'
+
 # live, payload past the linear head: real TCP keeps what it sends in page fragments
 # (and a veth hands them on as they are), where a load relative to the MAC header never
 # reaches; an HTTP request's first bytes matched as tcpdump matches them, on the

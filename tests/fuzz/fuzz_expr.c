@@ -37,8 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[len] = '\0';
 	if (strlen(text) != len) /* a NUL inside: not a command line's text */
 		goto out;
-	eth = expr_compile(text, DLT_EN10MB, err, sizeof(err));
-	raw = expr_compile(text, DLT_RAW, err, sizeof(err));
+	eth = expr_compile(text, DLT_EN10MB, EXPR_NETMASK_UNKNOWN, err, sizeof(err));
+	raw = expr_compile(text, DLT_RAW, EXPR_NETMASK_UNKNOWN, err, sizeof(err));
 	if (!eth && !raw)
 		goto out;
 	n = judge_assemble(insns, BPF_MAXINSNS, eth, raw, 3, err, sizeof(err));

@@ -275,7 +275,8 @@ static void test_verdicts_as_libpcap(void)
 	char err[512];
 
 	for (i = 0; i < sizeof(expressions) / sizeof(expressions[0]); i++) {
-		struct expr *e = expr_compile(expressions[i], DLT_EN10MB, err, sizeof(err));
+		struct expr *e = expr_compile(expressions[i], DLT_EN10MB, EXPR_NETMASK_UNKNOWN, err,
+					      sizeof(err));
 		size_t wrong = 0, kept = 0;
 		int fd;
 
@@ -317,6 +318,79 @@ static void test_verdicts_as_libpcap(void)
 	ASSERT_EQ(matched, sizeof(expressions) / sizeof(expressions[0]));
 }
 
+/* 'ip broadcast' takes a netmask (the watched interface's, host order): with
+ * 255.255.255.0, the verdicts are libpcap's on every frame, and on each untagged IPv4 one
+ * sent anew to its /24's broadcast address, to 255.255.255.255 and to its network; those
+ * to a broadcast address are kept, every one. */
+static void test_broadcast_with_netmask(void)
+{
+	static const char *const texts[] = { "ip broadcast", "udp and ip broadcast",
+					     "not ip broadcast and ip" };
+	const uint32_t mask = 0xffffff00;
+	struct frame *f = malloc(sizeof(*f));
+	size_t to_bcast = 0, bcast_kept = 0;
+	size_t i, j, v;
+	char err[512];
+
+	ASSERT_TRUE(expr_compile("ip broadcast", DLT_EN10MB, EXPR_NETMASK_UNKNOWN, err,
+				 sizeof(err)) == NULL);
+	ASSERT_TRUE(strstr(err, "netmask not known") != NULL);
+	ASSERT_TRUE(expr_needs_netmask("udp and ip broadcast"));
+	ASSERT_TRUE(!expr_needs_netmask("ip multicast"));
+	ASSERT_TRUE(!expr_needs_netmask("tcp port"));
+	if (!ASSERT_TRUE(f))
+		return;
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct expr *e = expr_compile(texts[i], DLT_EN10MB, mask, err, sizeof(err));
+		size_t wrong = 0, kept = 0, runs = 0;
+		int fd;
+
+		if (!ASSERT_TRUE(e)) {
+			printf("  %s\n", err);
+			continue;
+		}
+		fd = load_verdict(e, 14, BPF_HDR_START_MAC, err, sizeof(err));
+		if (!ASSERT_TRUE(fd >= 0)) {
+			printf("  '%s': %s\n", texts[i], err);
+			expr_free(e);
+			continue;
+		}
+		for (j = 0; j < nframes; j++) {
+			for (v = 0; v < 4; v++) {
+				static const uint8_t last[] = { 255, 255, 0 };
+				int want, got;
+
+				*f = frames[j];
+				if (v && (f->len < 34 || f->b[12] != 0x08 || f->b[13] != 0x00))
+					break;
+				if (v == 2)
+					memset(f->b + 30, 255, 4);
+				else if (v)
+					f->b[33] = last[v - 1];
+				want = expr_matches(e, f->b, f->len, f->len);
+				got = verdict(fd, f);
+				if (got == -EINVAL) /* too short for a test run */
+					continue;
+				kept += want;
+				runs++;
+				if (!i && (v == 1 || v == 2))
+					to_bcast++, bcast_kept += got == 1;
+				if (got != want && wrong++ < 3)
+					printf("  '%s', frame %zu/%zu: eBPF %d, libpcap %d\n",
+					       texts[i], j, v, got, want);
+			}
+		}
+		printf("  '%s': %zu of %zu kept\n", texts[i], kept, runs);
+		ASSERT_EQ(wrong, 0);
+		ASSERT_TRUE(kept > 0 && kept < runs);
+		close(fd);
+		expr_free(e);
+	}
+	ASSERT_TRUE(to_bcast > 1000);
+	ASSERT_EQ(bcast_kept, to_bcast);
+	free(f);
+}
+
 /* Compiled for a link type without a header (tun, WireGuard): the network header at 0,
  * as a raw-IP frame of a test run has it after its 14 bytes of Ethernet: the verdicts
  * on the frames behind that header are libpcap's on the same bytes without it. */
@@ -328,7 +402,8 @@ static void test_raw_ip_link(void)
 	size_t i, j, wrong = 0;
 
 	for (i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
-		struct expr *e = expr_compile(raw[i], DLT_RAW, err, sizeof(err));
+		struct expr *e =
+		    expr_compile(raw[i], DLT_RAW, EXPR_NETMASK_UNKNOWN, err, sizeof(err));
 		int fd = e ? load_verdict(e, 0, BPF_HDR_START_NET, err, sizeof(err)) : -1;
 
 		if (!ASSERT_TRUE(fd >= 0)) {
@@ -383,8 +458,9 @@ static void test_gate_counts_or_filters(void)
 	bpf_load_maps(skel, &maps);
 	ss = sampler_new(&maps);
 	sampler_set_slots(ss, 4, false);
-	g = gate_new(skel, "udp or (tcp and port 443)", err, sizeof(err));
-	e = expr_compile("udp or (tcp and port 443)", DLT_EN10MB, err, sizeof(err));
+	g = gate_new(skel, "udp or (tcp and port 443)", EXPR_NETMASK_UNKNOWN, err, sizeof(err));
+	e = expr_compile("udp or (tcp and port 443)", DLT_EN10MB, EXPR_NETMASK_UNKNOWN, err,
+			 sizeof(err));
 	if (!ASSERT_TRUE(g && e && ss && !gate_install(g) && !sampler_reset(ss, tab, &totals))) {
 		printf("  %s\n", err);
 		goto out;
@@ -417,12 +493,12 @@ static void test_gate_counts_or_filters(void)
 		    gate_fits(g, 0, "tun0", err, sizeof(err)));
 	gate_free(g);
 	/* an Ethernet primitive: no program for links without that header, and said */
-	g = gate_new(skel, "ether host 02:00:00:00:00:01", err, sizeof(err));
+	g = gate_new(skel, "ether host 02:00:00:00:00:01", EXPR_NETMASK_UNKNOWN, err, sizeof(err));
 	if (ASSERT_TRUE(g)) {
 		ASSERT_TRUE(!gate_fits(g, 0, "tun0", err, sizeof(err)));
 		ASSERT_TRUE(strstr(err, "'tun0' has no link header") != NULL);
 	}
-	ASSERT_TRUE(gate_new(skel, "tcp port", err, sizeof(err)) == NULL);
+	ASSERT_TRUE(gate_new(skel, "tcp port", EXPR_NETMASK_UNKNOWN, err, sizeof(err)) == NULL);
 	ASSERT_TRUE(strstr(err, "syntax error") != NULL);
 out:
 	gate_free(g);
@@ -451,7 +527,7 @@ static void test_gate_unknown_link(void)
 		printf("  %s\n", err);
 		return;
 	}
-	g = gate_new(skel, "arp", err, sizeof(err));
+	g = gate_new(skel, "arp", EXPR_NETMASK_UNKNOWN, err, sizeof(err));
 	if (!ASSERT_TRUE(g && !gate_install(g)))
 		goto out;
 	for (j = 0; j < nframes && !f.len; j++) /* an IPv4 frame of the corpus */
@@ -577,8 +653,8 @@ static int assemble_terms(unsigned ips, unsigned lens)
 	for (i = 1; i <= lens; i++)
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "len=%zu or ", 5000 + i);
 	snprintf(text + len, sizeof(text) - len, "len=1");
-	eth = expr_compile(text, DLT_EN10MB, err, sizeof(err));
-	raw = expr_compile(text, DLT_RAW, err, sizeof(err));
+	eth = expr_compile(text, DLT_EN10MB, EXPR_NETMASK_UNKNOWN, err, sizeof(err));
+	raw = expr_compile(text, DLT_RAW, EXPR_NETMASK_UNKNOWN, err, sizeof(err));
 	n = insns && eth && raw ? judge_assemble(insns, CAP, eth, raw, 99, err, sizeof(err))
 				: -ENOMEM;
 	for (i = CAP; insns && i < CAP + GUARD; i++) /* nothing past the room */
@@ -625,7 +701,8 @@ static void test_refusals(void)
 	ASSERT_EQ(cbpf_translate(div0, 2, mac, 2, out, 64, err, sizeof(err)), -EINVAL);
 	ASSERT_TRUE(strstr(err, "divides by 0") != NULL);
 	ASSERT_EQ(cbpf_translate(out_of_it + 1, 1, mac, 2, out, 2, err, sizeof(err)), -E2BIG);
-	ASSERT_TRUE(expr_compile("tcp port", DLT_EN10MB, err, sizeof(err)) == NULL);
+	ASSERT_TRUE(expr_compile("tcp port", DLT_EN10MB, EXPR_NETMASK_UNKNOWN, err, sizeof(err)) ==
+		    NULL);
 	ASSERT_TRUE(strstr(err, "syntax error") != NULL);
 }
 
@@ -658,6 +735,7 @@ int main(void)
 		printf("FAIL test_expr: no corpus frames under %s\n", corpus), test_failed++;
 	RUN_TEST(test_verdicts_as_libpcap);
 	RUN_TEST(test_raw_ip_link);
+	RUN_TEST(test_broadcast_with_netmask);
 	RUN_TEST(test_gate_counts_or_filters);
 	RUN_TEST(test_gate_unknown_link);
 	RUN_TEST(test_edge_operands);
