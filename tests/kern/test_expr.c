@@ -224,9 +224,11 @@ static int load_insns(const struct expr_insn *prog, size_t n, unsigned hlen, uns
 					offsetof(struct __sk_buff, len), 0 };
 	insns[k++] = (struct bpf_insn){ BPF_ALU | BPF_ADD | BPF_K, CBPF_REG_LEN, 0, 0, (int)hlen };
 	/* a test run's offset 0 is past its 14 bytes of Ethernet header, as flowtop_gate
-	 * says of a live frame */
-	insns[k++] = (struct bpf_insn){ BPF_ST | BPF_MEM | BPF_W, CBPF_REG_CTX, 0, CBPF_CTX_DATA_AT,
-					(int)hlen };
+	 * says of a live frame (a register's store: 6.1's verifier takes no immediate's
+	 * into the context) */
+	insns[k++] = (struct bpf_insn){ BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (int)hlen };
+	insns[k++] = (struct bpf_insn){ BPF_STX | BPF_MEM | BPF_W, CBPF_REG_CTX, BPF_REG_2,
+					CBPF_CTX_DATA_AT, 0 };
 	body = cbpf_translate(prog, n, start, 2, insns + k,
 			      sizeof(insns) / sizeof(insns[0]) - k - 4, err, errlen);
 	if (body < 0)
