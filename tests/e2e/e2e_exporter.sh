@@ -7,7 +7,7 @@
 # with two kept for new clients; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 32
+need_root 33
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -201,6 +201,16 @@ kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
 stop_bg "$cpid" TERM
 
+# an interface named with bytes that are not UTF-8, u 0xff 0xfe, as anyone who may name
+# one in a watched namespace can: an exporter watching it is the second target
+hv=$'u\xff\xfe'-$E2E_SFX hp=fte-h-$E2E_SFX HPORT=9562
+ip -n "$b" link add "$hv" type veth peer name "$hp" && ip -n "$b" link set "$hv" up &&
+	ip -n "$b" link set "$hp" up || fail "cannot create the veth named u 0xff 0xfe"
+ip netns exec "$b" "$FLOWTOP" -i "$hv" --listen "127.0.0.1:$HPORT" -N -d 0.2 \
+	</dev/null >/dev/null 2>"$E2E_TMP/names.err" &
+E2E_PIDS+=($!)
+wait_for 5 eval '[ "$(code http://127.0.0.1:$HPORT/metrics)" = 200 ]'
+
 # a real Prometheus server scrapes it (OpenMetrics, as Prometheus asks for it)
 cat >"$E2E_TMP/prometheus.yml" <<EOF
 global:
@@ -209,6 +219,9 @@ scrape_configs:
   - job_name: flowtop
     static_configs:
       - targets: ['127.0.0.1:$PORT']
+  - job_name: names
+    static_configs:
+      - targets: ['127.0.0.1:$HPORT']
 EOF
 ip netns exec "$b" prometheus --config.file="$E2E_TMP/prometheus.yml" \
 	--storage.tsdb.path="$E2E_TMP/tsdb" --web.listen-address=127.0.0.1:9561 \
@@ -219,18 +232,22 @@ query() {
 	get --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} \
 		http://127.0.0.1:9561/api/v1/query | jq -r '.data.result[0].value[1] // empty'
 }
-check "Prometheus scrapes it: up is 1" wait_for 40 eval '[ "$(query up)" = 1 ]'
+check "Prometheus scrapes it: up is 1" wait_for 40 eval '[ "$(query "up{job=\"flowtop\"}")" = 1 ]'
+# the label is the text u\xff\xfe (PromQL escapes the backslashes once more)
+hq="flowtop_frames_total{job=\"names\",interface=\"u\\\\xff\\\\xfe-$E2E_SFX\"}"
+check "the exporter watching the interface named u 0xff 0xfe: up is 1, its series there" \
+	wait_for 20 eval '[ "$(query "up{job=\"names\"}")" = 1 ] && [ -n "$(query "$hq")" ]'
 # 30 echo requests from .3 to .2, between two scrapes whose times Prometheus reports:
 # t0 the last before them, t2 one over a second after; PromQL is evaluated at t2, over
 # a window that starts before t0, so neither the machine's speed nor the test's matters
 m='flowtop_host_receive_packets_total{ip="10.55.0.2"}'
-wait_for 20 eval '[ -n "$(query "$m")" ] && [ "$(query "count_over_time(up[1h])")" -ge 3 ]'
-t0=$(query "timestamp(up)")
+wait_for 20 eval '[ -n "$(query "$m")" ] && [ "$(query "count_over_time(up{job=\"flowtop\"}[1h])")" -ge 3 ]'
+t0=$(query "timestamp(up{job=\"flowtop\"})")
 ip netns exec "$a" ping -q -c 30 -i 0.05 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
 t1=$(date +%s.%N)
-later() { awk -v a="$(query "timestamp(up)")" -v b="$t1" 'BEGIN { exit !(a != "" && a > b + 1) }'; }
+later() { awk -v a="$(query "timestamp(up{job=\"flowtop\"})")" -v b="$t1" 'BEGIN { exit !(a != "" && a > b + 1) }'; }
 wait_for 20 later
-t2=$(query "timestamp(up)")
+t2=$(query "timestamp(up{job=\"flowtop\"})")
 # a window of w seconds back from t2 holds t0; increase() extrapolates the span of the
 # samples in it to the window's edges at most, so by at most w/span (span read from
 # the samples Prometheus holds: a loaded machine scrapes late, and spans shrink)
@@ -240,14 +257,14 @@ span=$(get --data-urlencode "query=$m[${w}s]" --data-urlencode "time=$t2" \
 near() { awk -v v="$1" -v n="$2" -v w="$w" -v s="$span" 'BEGIN { exit !(v != "" && s > 0 && v >= n && v <= n * w / s + 0.01) }'; }
 exact=$(($(query "$m" "$t2") - $(query "$m" "$t0")))
 inc=$(query "increase($m[${w}s])" "$t2")
-all=$(query "sum(increase(flowtop_host_receive_packets_total[${w}s]))" "$t2")
+all=$(query "sum(increase(flowtop_host_receive_packets_total{job=\"flowtop\"}[${w}s]))" "$t2")
 check "PromQL per ip: the 30 requests to .2 exactly ($exact); increase() $inc, 60 in all ($all), over ${w} s, samples spanning $span s" \
 	eval '[ "$exact" = 30 ] && near "$inc" 30 && near "$all" 60'
 check "PromQL: the top-1 cap holds, three hosts seen: one series and other" \
-	eval '[ "$(query "count(flowtop_host_receive_packets_total)")" = 2 ]'
+	eval '[ "$(query "count(flowtop_host_receive_packets_total{job=\"flowtop\"})")" = 2 ]'
 frames=$(scrape | awk '/^flowtop_frames_total/ { print $2 }')
 check "and its sum over ip is the frames flowtop saw ($frames)" \
-	wait_for 10 eval '[ "$(query "sum(flowtop_host_receive_packets_total)")" = "$frames" ]'
+	wait_for 10 eval '[ "$(query "sum(flowtop_host_receive_packets_total{job=\"flowtop\"})")" = "$frames" ]'
 stop_bg "$pid" TERM
 check "headless: SIGTERM ends it with 0" [ $? = 0 ]
 
