@@ -14,12 +14,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "metrics.h"
 
-#define TIMEOUT_S      10    /* an idle or slow connection is closed after this */
-#define REQUEST_MEMORY 16384 /* per connection: a request larger than this is refused */
+#define TIMEOUT_S	   10	 /* an idle or slow connection is closed after this */
+#define REQUEST_DEADLINE_S 5	 /* a request's headers arrive whole within this */
+#define REQUEST_MEMORY	   16384 /* per connection: a request larger than this is refused */
+#define EVICTED_ROOM	   16	 /* connections evicted and not yet closed by the daemon */
+
+/* A connection, from when libmicrohttpd makes it until it closes it: its request must
+ * arrive whole within REQUEST_DEADLINE_S (libmicrohttpd's timeout is an idle one, which a
+ * header line every few seconds resets for ever). */
+struct conn {
+	struct conn *prev, *next; /* exporter's conns */
+	struct flow_key client;	  /* exporter_client_of() its address */
+	int fd;			  /* its socket: shut down to evict it (the daemon closes it) */
+	struct timespec since;	  /* CLOCK_MONOTONIC: made, or its last request answered */
+	bool whole;		  /* its request's headers are in: it is being answered */
+	bool counted;		  /* in clients */
+};
 
 struct exporter {
 	struct MHD_Daemon *daemon;
@@ -29,6 +44,10 @@ struct exporter {
 	size_t nown;			 /* in own */
 	pthread_mutex_t clients_lock;	 /* guards clients (the daemon's callbacks') */
 	struct exporter_clients clients; /* the connections open, by client */
+	struct conn *conns;		 /* every connection, newest first */
+	pthread_t sweeper;		 /* evicts requests past their deadline */
+	pthread_cond_t stop_cond;	 /* signals the sweeper to stop (clients_lock) */
+	bool stopping, sweeping;	 /* stop asked; the sweeper runs */
 	pthread_mutex_t lock;		 /* guards what follows: the handler's thread reads it */
 	struct MHD_Response *sample[2];	 /* the last sample's: 0.0.4, OpenMetrics; NULL
 					  * before the first */
@@ -113,15 +132,13 @@ static struct MHD_Response *response(const char *body, size_t len, const char *t
 }
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *body,
-			     size_t len, const char *type, bool allow)
+			     size_t len, const char *type)
 {
 	struct MHD_Response *r = response(body, len, type);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
-	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -135,36 +152,52 @@ static bool wants_openmetrics(struct MHD_Connection *c)
 	return accept && strstr(accept, "application/openmetrics-text");
 }
 
+/* The request's headers are in: its connection is past its deadline's reach. */
+static void request_whole(struct exporter *e, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *info =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	pthread_mutex_lock(&e->clients_lock);
+	if (info && info->socket_context)
+		((struct conn *)info->socket_context)->whole = true;
+	pthread_mutex_unlock(&e->clients_lock);
+}
+
+/* Answered at the first call, once the headers are in, before a byte of a body is read:
+ * libmicrohttpd then reads no more of the request and closes the connection after the
+ * answer (a body is never read: a 3 MB upload is refused, not consumed). */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **state)
 {
-	static int first_call;
 	struct exporter *e = cls;
 	enum MHD_Result ret;
 	bool om;
 
 	(void)version;
 	(void)upload;
-	if (!*state) { /* headers only so far: answer once the body (if any) is read */
-		*state = &first_call;
-		return MHD_YES;
-	}
-	if (*upload_size) {
-		*upload_size = 0; /* a body: read and dropped */
-		return MHD_YES;
-	}
+	(void)upload_size;
+	(void)state;
+	request_whole(e, c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
 		static const char msg[] = "only GET and HEAD\n";
+		struct MHD_Response *r =
+		    response(msg, sizeof(msg) - 1, "text/plain; charset=utf-8");
 
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, msg, sizeof(msg) - 1,
-			     "text/plain; charset=utf-8", true);
+		if (!r)
+			return MHD_NO;
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+		ret = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
+		MHD_destroy_response(r);
+		return ret;
 	}
 	if (strcmp(url, "/metrics")) {
 		static const char msg[] = "not found: flowtop serves /metrics\n";
 
 		return reply(c, MHD_HTTP_NOT_FOUND, msg, sizeof(msg) - 1,
-			     "text/plain; charset=utf-8", false);
+			     "text/plain; charset=utf-8");
 	}
 	om = wants_openmetrics(c);
 	pthread_mutex_lock(&e->lock);
@@ -172,7 +205,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		static const char msg[] = "no sample yet\n";
 
 		ret = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, msg, sizeof(msg) - 1,
-			    "text/plain; charset=utf-8", false);
+			    "text/plain; charset=utf-8");
 	} else {
 		ret = MHD_queue_response(c, MHD_HTTP_OK, e->sample[om]); /* one more user */
 	}
@@ -241,6 +274,13 @@ int exporter_clients_open(struct exporter_clients *c, const struct flow_key *cli
 	return 0;
 }
 
+unsigned exporter_clients_held(const struct exporter_clients *c, const struct flow_key *client)
+{
+	int i = slot_of(c, client);
+
+	return i < 0 ? 0 : c->slot[i].held;
+}
+
 void exporter_clients_close(struct exporter_clients *c, const struct flow_key *client)
 {
 	int i = slot_of(c, client);
@@ -251,48 +291,166 @@ void exporter_clients_close(struct exporter_clients *c, const struct flow_key *c
 	}
 }
 
+/* Ends connection k: its socket shut down, the daemon sees it end and closes it; it no
+ * longer counts against its client. Under clients_lock (k's socket is still open then:
+ * the daemon tells connection_event() before it closes one). */
+static void evict(struct exporter *e, struct conn *k)
+{
+	shutdown(k->fd, SHUT_RDWR);
+	if (k->counted)
+		exporter_clients_close(&e->clients, &k->client);
+	k->counted = false;
+}
+
+static double since(const struct conn *k, const struct timespec *now)
+{
+	return (double)(now->tv_sec - k->since.tv_sec) + (now->tv_nsec - k->since.tv_nsec) / 1e9;
+}
+
+/* Evicts the requests past their deadline. Under clients_lock. */
+static void sweep(struct exporter *e)
+{
+	struct timespec now;
+	struct conn *k;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (k = e->conns; k; k = k->next)
+		if (k->counted && !k->whole && since(k, &now) >= REQUEST_DEADLINE_S)
+			evict(e, k);
+}
+
+/* The incomplete request that waited longest: client's (or anyone's, for NULL); NULL
+ * when none is. Under clients_lock. */
+static struct conn *oldest_incomplete(struct exporter *e, const struct flow_key *client)
+{
+	struct timespec now;
+	struct conn *k, *old = NULL;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (k = e->conns; k; k = k->next)
+		if (k->counted && !k->whole &&
+		    (!client || !memcmp(&k->client, client, sizeof(*client))) &&
+		    (!old || since(k, &now) > since(old, &now)))
+			old = k;
+	return old;
+}
+
 /* libmicrohttpd's accept policy: a connection the client may not have is closed at once
- * (before a byte of it is read). */
+ * (before a byte of it is read), unless a request that is not whole yet makes room:
+ * the client's own oldest when it holds its share, else the oldest of all. Slow clients
+ * holding every connection open lose them to new ones. */
 static enum MHD_Result accept_policy(void *cls, const struct sockaddr *sa, socklen_t len)
 {
 	struct exporter *e = cls;
 	struct flow_key client;
+	struct conn *k;
 	bool ok;
+	int i;
 
 	if (!exporter_client_of(sa, len, &client))
 		return MHD_NO;
 	pthread_mutex_lock(&e->clients_lock);
+	sweep(e);
 	ok = exporter_clients_admit(&e->clients, &client);
+	if (!ok) {
+		i = exporter_clients_held(&e->clients, &client) >= EXPORTER_PER_CLIENT;
+		k = oldest_incomplete(e, i ? &client : NULL);
+		if (k) {
+			evict(e, k);
+			ok = exporter_clients_admit(&e->clients, &client);
+		}
+	}
 	pthread_mutex_unlock(&e->clients_lock);
 	return ok ? MHD_YES : MHD_NO;
 }
 
-/* Counts a connection once libmicrohttpd has made it (an admitted one may yet fail to
- * be) and lets it go when it is closed; *ctx marks one counted. */
+/* Tracks a connection once libmicrohttpd has made it (an admitted one may yet fail to
+ * be), counted against its client, its deadline running, and lets it go when it is
+ * closed; *ctx is its struct conn. */
 static void connection_event(void *cls, struct MHD_Connection *conn, void **ctx,
 			     enum MHD_ConnectionNotificationCode code)
 {
-	static int counted;
 	struct exporter *e = cls;
 	const union MHD_ConnectionInfo *info =
 	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const union MHD_ConnectionInfo *fd =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 	const struct sockaddr *sa = info ? info->client_addr : NULL;
-	struct flow_key client;
+	struct conn *k = *ctx;
 
-	if (!sa || !exporter_client_of(sa,
-				       sa->sa_family == AF_INET ? sizeof(struct sockaddr_in)
-								: sizeof(struct sockaddr_in6),
-				       &client))
-		return;
 	pthread_mutex_lock(&e->clients_lock);
-	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		if (!exporter_clients_open(&e->clients, &client))
-			*ctx = &counted;
-	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *ctx == &counted) {
-		exporter_clients_close(&e->clients, &client);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED && sa && fd && (k = calloc(1, sizeof(*k))) &&
+	    exporter_client_of(sa,
+			       sa->sa_family == AF_INET ? sizeof(struct sockaddr_in)
+							: sizeof(struct sockaddr_in6),
+			       &k->client)) {
+		k->fd = fd->connect_fd;
+		clock_gettime(CLOCK_MONOTONIC, &k->since);
+		k->counted = !exporter_clients_open(&e->clients, &k->client);
+		k->next = e->conns;
+		if (e->conns)
+			e->conns->prev = k;
+		e->conns = k;
+		*ctx = k;
+		k = NULL;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && k) {
+		if (k->counted)
+			exporter_clients_close(&e->clients, &k->client);
+		if (k->prev)
+			k->prev->next = k->next;
+		else
+			e->conns = k->next;
+		if (k->next)
+			k->next->prev = k->prev;
 		*ctx = NULL;
+	} else {
+		k = NULL;
 	}
 	pthread_mutex_unlock(&e->clients_lock);
+	free(k); /* closed, or made and not tracked */
+}
+
+/* A request answered (or ended): the next on its connection has a deadline of its own,
+ * from now. */
+static void request_done(void *cls, struct MHD_Connection *c, void **state,
+			 enum MHD_RequestTerminationCode why)
+{
+	struct exporter *e = cls;
+	const union MHD_ConnectionInfo *info =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	(void)state;
+	(void)why;
+	pthread_mutex_lock(&e->clients_lock);
+	if (info && info->socket_context) {
+		struct conn *k = info->socket_context;
+
+		k->whole = false;
+		clock_gettime(CLOCK_MONOTONIC, &k->since);
+	}
+	pthread_mutex_unlock(&e->clients_lock);
+}
+
+/* Evicts the requests past their deadline twice a second, whether or not anyone else
+ * connects, until exporter_stop(). */
+static void *sweeper(void *arg)
+{
+	struct exporter *e = arg;
+	struct timespec at;
+
+	pthread_mutex_lock(&e->clients_lock);
+	while (!e->stopping) {
+		sweep(e);
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		at.tv_nsec += 500000000;
+		if (at.tv_nsec >= 1000000000) {
+			at.tv_sec++;
+			at.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&e->stop_cond, &e->clients_lock, &at);
+	}
+	pthread_mutex_unlock(&e->clients_lock);
+	return NULL;
 }
 
 struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen)
@@ -314,13 +472,26 @@ struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen)
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_init(&e->clients_lock, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&e->stop_cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+	/* the daemon's own limit leaves room for connections evicted and not closed yet:
+	 * the accept policy keeps to EXPORTER_CONNECTIONS */
 	e->daemon = MHD_start_daemon(
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, accept_policy, e, handle, e,
 	    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
-	    (unsigned)EXPORTER_CONNECTIONS, MHD_OPTION_NOTIFY_CONNECTION, connection_event, e,
+	    (unsigned)(EXPORTER_CONNECTIONS + EVICTED_ROOM), MHD_OPTION_NOTIFY_CONNECTION,
+	    connection_event, e, MHD_OPTION_NOTIFY_COMPLETED, request_done, e,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    (size_t)REQUEST_MEMORY, MHD_OPTION_END);
-	if (!e->daemon) {
+	if (e->daemon)
+		e->sweeping = !pthread_create(&e->sweeper, NULL, sweeper, e);
+	if (!e->daemon || !e->sweeping) {
 		snprintf(err, errlen, "--listen: cannot start the HTTP server");
 		close(fd);
 		exporter_stop(e);
@@ -335,6 +506,13 @@ void exporter_stop(struct exporter *e)
 
 	if (!e)
 		return;
+	if (e->sweeping) {
+		pthread_mutex_lock(&e->clients_lock);
+		e->stopping = true;
+		pthread_cond_signal(&e->stop_cond);
+		pthread_mutex_unlock(&e->clients_lock);
+		pthread_join(e->sweeper, NULL);
+	}
 	if (e->daemon) {
 		int fd = MHD_quiesce_daemon(e->daemon); /* the listening socket is ours to close */
 
@@ -350,6 +528,7 @@ void exporter_stop(struct exporter *e)
 			MHD_destroy_response(e->sample[i]);
 	pthread_mutex_destroy(&e->lock);
 	pthread_mutex_destroy(&e->clients_lock);
+	pthread_cond_destroy(&e->stop_cond);
 	free(e);
 }
 

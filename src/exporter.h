@@ -42,6 +42,8 @@ bool exporter_clients_admit(const struct exporter_clients *c, const struct flow_
 /* A connection of client opened (-ENOSPC when none more fits), and one closed. */
 int exporter_clients_open(struct exporter_clients *c, const struct flow_key *client);
 void exporter_clients_close(struct exporter_clients *c, const struct flow_key *client);
+/* The connections client holds. */
+unsigned exporter_clients_held(const struct exporter_clients *c, const struct flow_key *client);
 
 struct exporter;
 

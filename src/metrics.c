@@ -140,17 +140,85 @@ static bool below(const struct flow_counters *a, const struct flow_counters *b)
 	       a->tx_packets < b->tx_packets || a->tx_bytes < b->tx_bytes;
 }
 
-/* A label value with \ " and newline escaped, as both formats want. */
+#define LABEL_CHAR (2 * FMT_VISIBLE_CHAR) /* a character as label text, and its NUL */
+
+/* The character at p as label-value text into out, NUL-terminated: the bytes of p it
+ * took. Made visible as the screen shows it (fmt_visible_char(): a control as ^X, a C1
+ * control as \u0080, a byte that is not UTF-8 as \xNN), then \ and " escaped, as both
+ * formats want: a name anyone may give (an interface's in a watched namespace, an AS's)
+ * neither ends the string early nor puts bytes that are not UTF-8 in the scrape, which
+ * Prometheus would drop whole. */
+static size_t label_char(const unsigned char *p, char out[LABEL_CHAR])
+{
+	char c[FMT_VISIBLE_CHAR];
+	size_t n = fmt_visible_char(p, c), i, at = 0;
+
+	for (i = 0; c[i]; i++) {
+		if (c[i] == '\\' || c[i] == '"')
+			out[at++] = '\\';
+		out[at++] = c[i];
+	}
+	out[at] = '\0';
+	return n;
+}
+
+/* A label value, its text as label_char() makes it. */
 static void label(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
+	const unsigned char *p = (const unsigned char *)s;
+	char c[LABEL_CHAR];
+
+	while (*p) {
+		p += label_char(p, c);
+		fputs(c, f);
 	}
+}
+
+/* Whether a and b are the same label text: names apart may not be once made visible
+ * (a byte 0xff and the text \xff), and a series comes once. */
+static bool same_label(const char *a, const char *b)
+{
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+	char c[LABEL_CHAR], d[LABEL_CHAR];
+
+	while (*p && *q) {
+		p += label_char(p, c);
+		q += label_char(q, d);
+		if (strcmp(c, d))
+			return false;
+	}
+	return !*p && !*q;
+}
+
+/* Label pairs written into a buffer of a fixed size. */
+struct pairs {
+	char *buf;
+	size_t len; /* buf's size */
+	size_t at;  /* bytes written, buf NUL-terminated there */
+};
+
+/* name="value" appended to p (after a comma unless first), the value cut between whole
+ * characters (and whole escapes) to fit, its quote always closed; nothing when not even
+ * name="" fits. */
+static void pair(struct pairs *p, const char *name, const char *value)
+{
+	const unsigned char *v = (const unsigned char *)value;
+	char c[LABEL_CHAR];
+	size_t n;
+
+	if (p->at + strlen(name) + 4 >= p->len) /* ,name="" */
+		return;
+	p->at += (size_t)sprintf(p->buf + p->at, "%s%s=\"", p->at ? "," : "", name);
+	while (*v) {
+		v += label_char(v, c);
+		n = strlen(c);
+		if (p->at + n + 1 >= p->len) /* the closing quote and the NUL still fit */
+			break;
+		memcpy(p->buf + p->at, c, n);
+		p->at += n;
+	}
+	p->buf[p->at++] = '"';
+	p->buf[p->at] = '\0';
 }
 
 struct render {
@@ -222,12 +290,13 @@ static void per_link(const struct render *r, const struct stats_field *sf,
 
 		if (!totals_have_slot(tot, w->links[i].slot))
 			continue;
-		/* one series a name: an interface gone and another made under its name (under
-		 * any) add up, so the series never goes back and never comes twice */
+		/* one series a name (as label text): an interface gone and another made under
+		 * its name (under any) add up, so the series never goes back and never comes
+		 * twice */
 		for (j = 0; j < w->nlinks; j++) {
 			unsigned slot = w->links[j].slot;
 
-			if (strcmp(w->links[j].info.name, w->links[i].info.name) ||
+			if (!same_label(w->links[j].info.name, w->links[i].info.name) ||
 			    !totals_have_slot(tot, slot))
 				continue;
 			if (j < i)
@@ -271,42 +340,35 @@ static uint64_t field(const struct flow_counters *c, size_t offset)
 }
 
 /* The label pairs of a series of set s: ip="10.0.0.1", as="15169",as_name="GOOGLE",
- * country="US", or the kind of a special range; "other" for the rest. */
+ * country="US", or the kind of a special range; "other" for the rest; cut to len
+ * between whole characters, each value's quote closed. */
 static void series_labels(const struct metrics *m, const struct series_set *s,
 			  const struct host *row, char *buf, size_t len)
 {
-	char addr[FMT_ADDR_LEN], cc[3];
+	struct pairs p = { .buf = buf, .len = len };
+	char addr[FMT_ADDR_LEN], cc[3], asn[16];
 	const char *name;
-	FILE *f = fmemopen(buf, len, "w");
 
-	if (!f) {
-		snprintf(buf, len, "%s=\"other\"", s->label);
-		return;
-	}
-	fprintf(f, "%s=\"", s->label);
+	buf[0] = '\0';
 	if (!row) {
-		fputs("other\"", f);
+		pair(&p, s->label, "other");
 	} else if (s == &m->hosts) {
-		fprintf(f, "%s\"", fmt_addr(&row->addr, addr));
+		pair(&p, s->label, fmt_addr(&row->addr, addr));
 	} else if (row->geo.class != GEO_PUBLIC) {
-		label(f, geo_class_name(row->geo.class));
-		fputc('"', f);
+		pair(&p, s->label, geo_class_name(row->geo.class));
 	} else if (m->by == GROUP_AS) {
 		name = geo_as_name(m->geo, row->geo.asn);
 		if (row->geo.asn)
-			fprintf(f, "%u\"", (unsigned)row->geo.asn);
+			snprintf(asn, sizeof(asn), "%u", (unsigned)row->geo.asn);
 		else
-			fputs("-\"", f);
-		if (name) {
-			fputs(",as_name=\"", f);
-			label(f, name);
-			fputc('"', f);
-		}
+			snprintf(asn, sizeof(asn), "-");
+		pair(&p, s->label, asn);
+		if (name)
+			pair(&p, "as_name", name);
 	} else {
 		snprintf(cc, sizeof(cc), "%.2s", row->geo.cc[0] ? row->geo.cc : "-");
-		fprintf(f, "%s\"", cc);
+		pair(&p, s->label, cc);
 	}
-	fclose(f); /* a label cut at len is still a string */
 }
 
 /* The four families of set s, whose rows are t's. */

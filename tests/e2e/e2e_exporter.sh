@@ -4,10 +4,11 @@
 # the test makes, with known traffic on a veth: promtool accepts a scrape, the sum over
 # ip is every frame, series never go back, HTTP errors, OpenMetrics, many scrapers and a
 # stalled one, an oversized request, connections counted per IPv6 /64 and IPv4 address
-# with two kept for new clients; then a real Prometheus server scrapes it; and the
+# with two kept for new clients, slow clients evicted and past their deadline, a large
+# POST refused unread; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 32
+need_root 37
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -199,7 +200,100 @@ check "8 connections from each of 8 IPv4 aliases (IPv4-mapped on [::]): 8 each b
 check "meanwhile a scrape from a 9th IPv4 address takes a spare ($scraped)" [ "$scraped" = 200 ]
 kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
+wait_for 10 no_conns
+
+# slow clients: loris DST SRC/N... holds N connections from each SRC, each sending a
+# header line every 2 s and never the blank line (libmicrohttpd's idle timeout alone
+# kept them for ever); prints how many are still open every 0.2 s, 30 s at most
+loris() {
+	exec ip netns exec "$cns" python3 -c '
+import socket, sys, time
+port, dst = int(sys.argv[1]), sys.argv[2]
+held = []
+for spec in sys.argv[3:]:
+    src, n = spec.rsplit("/", 1)
+    for i in range(int(n)):
+        try:
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.settimeout(0.5)
+            s.bind((src, 0))
+            s.connect((dst, port))
+            s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+            s.setblocking(False)
+            held.append(s)
+        except OSError:
+            pass
+end, line = time.time() + 30, time.time() + 2
+while time.time() < end:
+    n = 0
+    for s in held:
+        try:
+            n += s.recv(1, socket.MSG_PEEK) != b""
+        except BlockingIOError:
+            n += 1
+        except OSError:
+            pass
+    if time.time() >= line:
+        line += 2
+        for s in held:
+            try:
+                s.send(b"X-Slow: 1\r\n")
+            except OSError:
+                pass
+    print(n, flush=True)
+    time.sleep(0.2)' "$CPORT" "$@"
+}
+srcs=("127.0.0.1/8")
+for i in $(seq 2 9); do srcs+=("127.0.0.$i/8"); done
+loris 127.0.0.1 "${srcs[@]}" >"$E2E_TMP/loris" 2>&1 &
+holder=$!
+E2E_PIDS+=("$holder")
+wait_for 10 test -s "$E2E_TMP/loris"
+held=$(last_line "$E2E_TMP/loris")
+t0=$(date +%s%N)
+scraped=$(ip netns exec "$cns" curl -s --max-time 2 --interface 127.0.0.1 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$CPORT/metrics")
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "slow clients, 8 from 127.0.0.1 and 8 from each of 127.0.0.2-9 ($held open): a scrape from 127.0.0.1 answered within 2 s ($scraped, $ms ms)" \
+	[ "$scraped" = 200 ]
+check "and their requests, a header line every 2 s, are all closed by the 5 s deadline" \
+	wait_for 9 eval '[ "$(last_line "$E2E_TMP/loris")" = 0 ]'
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+wait_for 10 no_conns
+# a 3 MB chunked POST, 64 KiB a chunk: answered 405 before it is sent, the connection
+# closed rather than the upload read; prints the status, the bytes it could send, ms
+ip netns exec "$cns" python3 -c '
+import select, socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+t0 = time.time()
+s.send(b"POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+chunk, sent, status = b"10000\r\n" + b"a" * 65536 + b"\r\n", 0, "none"
+try:
+    while sent < 3 << 20 and not select.select([s], [], [], 0.02)[0]:
+        s.sendall(chunk)
+        sent += 65536
+    if sent >= 3 << 20:
+        s.sendall(b"0\r\n\r\n")
+    status = s.recv(64).split(b" ")[1].decode()
+except (OSError, IndexError):
+    pass
+print(status, sent, int((time.time() - t0) * 1000))' "$CPORT" >"$E2E_TMP/post" 2>&1
+read -r pstatus psent pms <"$E2E_TMP/post"
+check "a 3 MB chunked POST: 405 at once, the upload not read ($pstatus after $psent bytes, $pms ms)" \
+	eval '[ "$pstatus" = 405 ] && [ "$psent" -lt $((3 << 20)) ] && [ "$pms" -lt 2000 ]'
+check "and flowtop serves on" eval '[ "$(ccode "http://[::1]:$CPORT/metrics")" = 200 ]'
 stop_bg "$cpid" TERM
+
+# an interface named with bytes that are not UTF-8, u 0xff 0xfe, as anyone who may name
+# one in a watched namespace can: an exporter watching it is the second target
+hv=$'u\xff\xfe'-$E2E_SFX hp=fte-h-$E2E_SFX HPORT=9562
+ip -n "$b" link add "$hv" type veth peer name "$hp" && ip -n "$b" link set "$hv" up &&
+	ip -n "$b" link set "$hp" up || fail "cannot create the veth named u 0xff 0xfe"
+ip netns exec "$b" "$FLOWTOP" -i "$hv" --listen "127.0.0.1:$HPORT" -N -d 0.2 \
+	</dev/null >/dev/null 2>"$E2E_TMP/names.err" &
+E2E_PIDS+=($!)
+wait_for 5 eval '[ "$(code http://127.0.0.1:$HPORT/metrics)" = 200 ]'
 
 # a real Prometheus server scrapes it (OpenMetrics, as Prometheus asks for it)
 cat >"$E2E_TMP/prometheus.yml" <<EOF
@@ -209,6 +303,9 @@ scrape_configs:
   - job_name: flowtop
     static_configs:
       - targets: ['127.0.0.1:$PORT']
+  - job_name: names
+    static_configs:
+      - targets: ['127.0.0.1:$HPORT']
 EOF
 ip netns exec "$b" prometheus --config.file="$E2E_TMP/prometheus.yml" \
 	--storage.tsdb.path="$E2E_TMP/tsdb" --web.listen-address=127.0.0.1:9561 \
@@ -219,18 +316,22 @@ query() {
 	get --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} \
 		http://127.0.0.1:9561/api/v1/query | jq -r '.data.result[0].value[1] // empty'
 }
-check "Prometheus scrapes it: up is 1" wait_for 40 eval '[ "$(query up)" = 1 ]'
+check "Prometheus scrapes it: up is 1" wait_for 40 eval '[ "$(query "up{job=\"flowtop\"}")" = 1 ]'
+# the label is the text u\xff\xfe (PromQL escapes the backslashes once more)
+hq="flowtop_frames_total{job=\"names\",interface=\"u\\\\xff\\\\xfe-$E2E_SFX\"}"
+check "the exporter watching the interface named u 0xff 0xfe: up is 1, its series there" \
+	wait_for 20 eval '[ "$(query "up{job=\"names\"}")" = 1 ] && [ -n "$(query "$hq")" ]'
 # 30 echo requests from .3 to .2, between two scrapes whose times Prometheus reports:
 # t0 the last before them, t2 one over a second after; PromQL is evaluated at t2, over
 # a window that starts before t0, so neither the machine's speed nor the test's matters
 m='flowtop_host_receive_packets_total{ip="10.55.0.2"}'
-wait_for 20 eval '[ -n "$(query "$m")" ] && [ "$(query "count_over_time(up[1h])")" -ge 3 ]'
-t0=$(query "timestamp(up)")
+wait_for 20 eval '[ -n "$(query "$m")" ] && [ "$(query "count_over_time(up{job=\"flowtop\"}[1h])")" -ge 3 ]'
+t0=$(query "timestamp(up{job=\"flowtop\"})")
 ip netns exec "$a" ping -q -c 30 -i 0.05 -I 10.55.0.3 10.55.0.2 >/dev/null 2>&1
 t1=$(date +%s.%N)
-later() { awk -v a="$(query "timestamp(up)")" -v b="$t1" 'BEGIN { exit !(a != "" && a > b + 1) }'; }
+later() { awk -v a="$(query "timestamp(up{job=\"flowtop\"})")" -v b="$t1" 'BEGIN { exit !(a != "" && a > b + 1) }'; }
 wait_for 20 later
-t2=$(query "timestamp(up)")
+t2=$(query "timestamp(up{job=\"flowtop\"})")
 # a window of w seconds back from t2 holds t0; increase() extrapolates the span of the
 # samples in it to the window's edges at most, so by at most w/span (span read from
 # the samples Prometheus holds: a loaded machine scrapes late, and spans shrink)
@@ -240,14 +341,14 @@ span=$(get --data-urlencode "query=$m[${w}s]" --data-urlencode "time=$t2" \
 near() { awk -v v="$1" -v n="$2" -v w="$w" -v s="$span" 'BEGIN { exit !(v != "" && s > 0 && v >= n && v <= n * w / s + 0.01) }'; }
 exact=$(($(query "$m" "$t2") - $(query "$m" "$t0")))
 inc=$(query "increase($m[${w}s])" "$t2")
-all=$(query "sum(increase(flowtop_host_receive_packets_total[${w}s]))" "$t2")
+all=$(query "sum(increase(flowtop_host_receive_packets_total{job=\"flowtop\"}[${w}s]))" "$t2")
 check "PromQL per ip: the 30 requests to .2 exactly ($exact); increase() $inc, 60 in all ($all), over ${w} s, samples spanning $span s" \
 	eval '[ "$exact" = 30 ] && near "$inc" 30 && near "$all" 60'
 check "PromQL: the top-1 cap holds, three hosts seen: one series and other" \
-	eval '[ "$(query "count(flowtop_host_receive_packets_total)")" = 2 ]'
+	eval '[ "$(query "count(flowtop_host_receive_packets_total{job=\"flowtop\"})")" = 2 ]'
 frames=$(scrape | awk '/^flowtop_frames_total/ { print $2 }')
 check "and its sum over ip is the frames flowtop saw ($frames)" \
-	wait_for 10 eval '[ "$(query "sum(flowtop_host_receive_packets_total)")" = "$frames" ]'
+	wait_for 10 eval '[ "$(query "sum(flowtop_host_receive_packets_total{job=\"flowtop\"})")" = "$frames" ]'
 stop_bg "$pid" TERM
 check "headless: SIGTERM ends it with 0" [ $? = 0 ]
 

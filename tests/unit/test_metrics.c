@@ -8,6 +8,9 @@
 
 #include <errno.h>
 #include <arpa/inet.h>
+#include <libloc/as.h>
+#include <libloc/libloc.h>
+#include <libloc/writer.h>
 #include <inttypes.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -679,6 +682,200 @@ out:
 	geo_close(geo);
 }
 
+/* Whether text is a scrape Prometheus takes: every byte in a whole UTF-8 character, and
+ * each sample's labels name="value" pairs whose values use only \\ \" \n escapes and
+ * end with their quote; promtool check metrics accepts it too. */
+static bool scrape_ok(const char *text, bool om)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	const char *line, *p;
+	char path[] = "/tmp/test_metrics.XXXXXX", cmd[128];
+	FILE *f;
+	int fd;
+
+	for (; *u; u += fmt_utf8_len(u))
+		if (!ASSERT_TRUE(fmt_utf8_len(u)))
+			return false;
+	for (line = text; *line; line = strchr(line, '\n') + 1) {
+		if (*line == '#')
+			continue;
+		p = strchr(line, '{');
+		if (!ASSERT_TRUE(p && p < strchr(line, '\n')))
+			return false;
+		for (p++; *p != '}'; p++) {
+			while ((*p >= 'a' && *p <= 'z') || *p == '_')
+				p++;
+			if (!ASSERT_TRUE(p[0] == '=' && p[1] == '"'))
+				return false;
+			for (p += 2; *p != '"'; p++) {
+				if (*p == '\\' && !ASSERT_TRUE(strchr("\\\"n", *++p) && *p))
+					return false;
+				if (!ASSERT_TRUE(*p && *p != '\n'))
+					return false;
+			}
+			if (p[1] == ',')
+				p++;
+			else if (!ASSERT_TRUE(p[1] == '}'))
+				return false;
+		}
+	}
+	if (om) /* promtool checks the text format */
+		return true;
+	if (system("command -v promtool >/dev/null")) {
+		if (getenv("CI"))
+			FAILF("promtool is not installed");
+		else
+			fprintf(stderr, "promtool is not installed: its check left out\n");
+		return !getenv("CI");
+	}
+	fd = mkstemp(path);
+	if (!ASSERT_TRUE(fd >= 0))
+		return false;
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "promtool check metrics <%s", path);
+	fd = system(cmd);
+	unlink(path);
+	return ASSERT_EQ(fd, 0);
+}
+
+/* Names anyone may give, in labels: an interface named u 0xff 0xfe (and ones with a
+ * control character, a C1 control, a quote, a backslash), a namespace and an expression
+ * with control characters: each byte that is not UTF-8 shown as the text \xNN, a control
+ * as ^X, and the scrape whole UTF-8 with every string closed, as promtool takes it. */
+static void test_hostile_names(void)
+{
+	static const struct {
+		const char *iface, *want;
+	} cases[] = {
+		{ "u\xff\xfe", "interface=\"u\\\\xff\\\\xfe\"" },
+		{ "e\x1b]0;X\x07", "interface=\"e^[]0;X^G\"" },
+		{ "c\xc2\x85q\"\\", "interface=\"c\\\\u0085q\\\"\\\\\"" },
+		{ "\xe2\x82", "interface=\"\\\\xe2\\\\x82\"" }, /* a character cut short */
+	};
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(2);
+	struct flow_totals tot = totals_of(1);
+	const char *txt;
+	size_t len, i;
+	int om;
+
+	frame(t, "10.0.0.1", "10.0.0.2", 100);
+	hosttab_end(t, 1.0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct metrics_where w = { .iface = cases[i].iface,
+					   .netns = "n\n\xff",
+					   .expr = "host \x7f\xc0\xaf" };
+
+		ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+		for (om = 0; om < 2; om++) {
+			txt = metrics_text(m, om, &len);
+			if (!ASSERT_TRUE(strstr(txt, cases[i].want)))
+				fprintf(stderr, "  wanted %s in:\n%.300s\n", cases[i].want, txt);
+			ASSERT_TRUE(strstr(txt, "netns=\"n^J\\\\xff\""));
+			ASSERT_TRUE(strstr(txt, "expression=\"host ^?\\\\xc0\\\\xaf\""));
+			ASSERT_TRUE(scrape_ok(txt, om));
+		}
+	}
+	metrics_free(m);
+	hosttab_free(t);
+}
+
+/* A location database of its own at path: AS 64496 named 299 quotes, AS 64497 named
+ * with bytes that are not UTF-8 and 3-byte characters past the label's room. */
+static bool write_as_names(const char *path)
+{
+	struct loc_ctx *ctx = NULL;
+	struct loc_writer *w = NULL;
+	struct loc_as *as = NULL;
+	char quotes[300], euros[1024];
+	bool ok = false;
+	FILE *f;
+	int i;
+
+	memset(quotes, '"', 299);
+	quotes[299] = '\0';
+	strcpy(euros, "x\xff\xfe");
+	for (i = 0; i < 300; i++)
+		strcat(euros, "\xe2\x82\xac");
+	if (loc_new(&ctx) || loc_writer_new(ctx, &w, NULL, NULL))
+		goto out;
+	if (loc_writer_add_as(w, &as, 64496) || loc_as_set_name(as, quotes))
+		goto out;
+	loc_as_unref(as);
+	if (loc_writer_add_as(w, &as, 64497) || loc_as_set_name(as, euros))
+		goto out;
+	loc_as_unref(as);
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	ok = !loc_writer_write(w, f, LOC_DATABASE_VERSION_LATEST);
+	ok = !fclose(f) && ok;
+out:
+	if (w)
+		loc_writer_unref(w);
+	if (ctx)
+		loc_unref(ctx);
+	return ok;
+}
+
+/* AS names past the labels' room (METRICS_LABELS_MAX): 299 quotes are cut after a whole
+ * \" and the string closed; a name of 3-byte characters is cut between them, its bytes
+ * that are not UTF-8 shown as \xNN; the scrape is one promtool takes. */
+static void test_as_names_cut_whole(void)
+{
+	char path[] = "/tmp/test_metrics_db.XXXXXX", err[256];
+	struct hosttab *t = hosttab_new(8);
+	struct metrics *m = metrics_new(3);
+	struct metrics_where w = { .iface = "eth0" };
+	struct flow_totals tot = totals_of(3);
+	struct geo *geo = NULL;
+	const char *txt, *p, *end;
+	size_t len;
+	int fd = mkstemp(path), om;
+
+	if (!ASSERT_TRUE(fd >= 0))
+		goto out;
+	close(fd);
+	if (!ASSERT_TRUE(write_as_names(path)))
+		goto out;
+	geo = geo_open(path, err, sizeof(err));
+	if (!geo) {
+		FAILF("%s", err);
+		goto out;
+	}
+	ASSERT_OK(metrics_group(m, GROUP_AS, geo));
+	frame(t, "8.8.8.8", "10.0.0.1", 1000);
+	frame(t, "9.9.9.9", "10.0.0.1", 500);
+	hosttab_end(t, 1.0);
+	located(t, "8.8.8.8", 64496, "US");
+	located(t, "9.9.9.9", 64497, "CH");
+	located(t, "10.0.0.1", 0, NULL);
+	ASSERT_OK(metrics_update(m, t, &tot, &w, NULL));
+	for (om = 0; om < 2; om++) {
+		txt = metrics_text(m, om, &len);
+		ASSERT_TRUE(scrape_ok(txt, om));
+		p = strstr(txt, "as=\"64496\",as_name=\"\\\"\\\"");
+		if (!ASSERT_TRUE(p))
+			continue;
+		end = strchr(p, '}');
+		ASSERT_TRUE(end && end - p < METRICS_LABELS_MAX && end[-1] == '"' &&
+			    end[-2] == '"' && end[-3] == '\\');
+		p = strstr(txt, "as=\"64497\",as_name=\"x\\\\xff\\\\xfe\xe2\x82\xac");
+		if (!ASSERT_TRUE(p))
+			continue;
+		end = strchr(p, '}');
+		ASSERT_TRUE(end && end - p < METRICS_LABELS_MAX && end[-1] == '"' &&
+			    !memcmp(end - 4, "\xe2\x82\xac", 3));
+	}
+out:
+	metrics_free(m);
+	geo_close(geo);
+	hosttab_free(t);
+	unlink(path);
+}
+
 int main(void)
 {
 	RUN_TEST(test_a_series_per_interface);
@@ -691,5 +888,7 @@ int main(void)
 	RUN_TEST(test_series_per_as);
 	RUN_TEST(test_series_per_as_wait_for_the_worker);
 	RUN_TEST(test_long_interface_list_keeps_series);
+	RUN_TEST(test_hostile_names);
+	RUN_TEST(test_as_names_cut_whole);
 	return test_summary("test_metrics");
 }
