@@ -48,6 +48,9 @@ cmd clang-format clang-format
 cmd valgrind valgrind
 cmd strace strace
 cmd curl curl
+cmd systemd-analyze systemd
+cmd infocmp ncurses-bin
+cmd tic ncurses-bin
 cmd promtool prometheus
 cmd prometheus prometheus
 file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev

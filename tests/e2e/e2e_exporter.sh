@@ -8,7 +8,7 @@
 # POST refused unread; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 37
+need_root 38
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -374,6 +374,10 @@ check "beside the screen: the screen draws and /metrics answers" \
 unit=$(dirname "$0")/../../contrib/flowtop-exporter@.service
 args=$(sed -n 's/^ExecStart=[^ ]* //p' "$unit")
 args=${args//%i/$vb}
+listen=$(sed -n 's/^Environment=FLOWTOP_LISTEN=//p' "$unit")
+args=${args//'${FLOWTOP_LISTEN}'/$listen}
+check "the unit: its exposure under systemd-analyze security at most 2.5" \
+	systemd-analyze security --offline=yes --threshold=25 "$unit" >/dev/null 2>&1
 capset=$(sed -n 's/^AmbientCapabilities=//p' "$unit" | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
 tm kill-session -t s 2>/dev/null
 wait_for 5 eval '[ "$(code http://127.0.0.1:$PORT/metrics)" = 000 ]'
