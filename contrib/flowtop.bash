@@ -54,8 +54,12 @@ _flowtop() {
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		compopt -o filenames 2>/dev/null
 		return ;;
-	--netns)
-		mapfile -t COMPREPLY < <(compgen -W "$(ls /run/netns 2>/dev/null)" -- "$cur")
+	--netns) # names as they are: compgen -W would expand a $(...) in one
+		local ns
+		for ns in /run/netns/*; do
+			ns=${ns##*/}
+			[ -e "/run/netns/$ns" ] && [[ $ns == "$cur"* ]] && COMPREPLY+=("$(printf %q "$ns")")
+		done
 		return ;;
 	-d | --delay | -n | --iterations | -m | --max-hosts | -L | --limit | -f | --filter | \
 		-u | --user | --listen | --metrics-top | --ring-memory | --speed | --prefix)

@@ -44,4 +44,14 @@ check "--color offers auto, always, never" words "always auto never" --color ""
 check "-r completes files" offers "$E2E_TMP/capture-one.pcap" -r "$E2E_TMP/capture-"
 check "-o completes files" offers "$E2E_TMP/capture-one.pcap" -o "$E2E_TMP/capt"
 check "a word after -d offers nothing" eval '[ -z "$(comp -d "")" ]'
+# a namespace anyone with the right may name: offered quoted, never run
+if [ "$(id -u)" = 0 ]; then
+	ns='ft-'$E2E_SFX'-$(touch${IFS}pwned)'
+	ip netns add "$ns" && E2E_NS+=("$ns")
+	offered=$(cd "$E2E_TMP" && comp --netns "ft-$E2E_SFX")
+	check "--netns offers a namespace named with \$(...) quoted, and runs nothing" \
+		eval '[ "$offered" = "$(printf %q "$ns")" ] && [ ! -e "$E2E_TMP/pwned" ]'
+else
+	skip_or_fail 1 "--netns: making a namespace needs root"
+fi
 summary
