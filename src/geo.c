@@ -18,20 +18,19 @@
 
 #include "filter.h"
 
-#define AS_CACHE 1024 /* AS names remembered, by asn % AS_CACHE */
-
+/* AS names, each asked of the database once and kept until geo_close(): at most one a
+ * named AS in the database (loc_database_count_as()), so bounded however often asked */
 struct as_name {
-	uint32_t asn;
-	char *name; /* NULL: not cached; "" where the database names none */
+	uint32_t asn; /* 0: a free slot */
+	char *name;
 };
 
 struct geo {
 	char *path;
 	struct loc_ctx *ctx;
 	struct loc_database *db;
-	struct as_name names[AS_CACHE];
-	char **retired; /* names a slot held before another AS took it: a caller may */
-	size_t nretired, retired_cap; /* still hold them (geo_as_name()), freed on close */
+	struct as_name *names;	  /* open addressing, linear probing; NULL until one is asked */
+	size_t nnames, names_cap; /* names_cap a power of two, at most half full */
 };
 
 struct range {
@@ -146,11 +145,9 @@ void geo_close(struct geo *g)
 
 	if (!g)
 		return;
-	for (i = 0; i < AS_CACHE; i++)
+	for (i = 0; i < g->names_cap; i++)
 		free(g->names[i].name);
-	for (i = 0; i < g->nretired; i++)
-		free(g->retired[i]);
-	free(g->retired);
+	free(g->names);
 	if (g->db)
 		loc_database_unref(g->db);
 	if (g->ctx)
@@ -188,45 +185,66 @@ void geo_lookup(struct geo *g, const struct flow_key *addr, struct geo_info *out
 	loc_network_unref(net);
 }
 
-/* Keeps a name a cache slot gives up until geo_close(): false when out of memory (it
- * stays in its slot then). At most one a distinct AS looked up. */
-static bool retire(struct geo *g, char *name)
+/* The slot of asn in names (cap a power of two): its own, or the free one it would take. */
+static struct as_name *as_slot(struct as_name *names, size_t cap, uint32_t asn)
 {
-	if (g->nretired == g->retired_cap) {
-		size_t cap = g->retired_cap ? 2 * g->retired_cap : 64;
-		char **more = realloc(g->retired, cap * sizeof(*more));
+	size_t i = (asn * 2654435761u) & (cap - 1); /* Knuth's multiplicative hash */
 
-		if (!more)
-			return false;
-		g->retired = more;
-		g->retired_cap = cap;
-	}
-	g->retired[g->nretired++] = name;
+	while (names[i].asn && names[i].asn != asn)
+		i = (i + 1) & (cap - 1);
+	return &names[i];
+}
+
+/* Room for one more name, the table kept at most half full: false when out of memory. */
+static bool as_names_room(struct geo *g)
+{
+	size_t cap = g->names_cap ? 2 * g->names_cap : 256, i;
+	struct as_name *names;
+
+	if (2 * (g->nnames + 1) <= g->names_cap)
+		return true;
+	names = calloc(cap, sizeof(*names));
+	if (!names)
+		return false;
+	for (i = 0; i < g->names_cap; i++)
+		if (g->names[i].asn)
+			*as_slot(names, cap, g->names[i].asn) = g->names[i];
+	free(g->names);
+	g->names = names;
+	g->names_cap = cap;
 	return true;
 }
 
+/* Asked for every row of every sample (the screen, groups, the exporter's labels, JSON):
+ * the first time the database is read and the name kept, then it is found here. An AS
+ * the database does not name is asked of it again each time, and costs no memory. */
 const char *geo_as_name(struct geo *g, uint32_t asn)
 {
 	struct as_name *n;
 	struct loc_as *as = NULL;
-	const char *name = NULL;
+	const char *name;
+	char *copy = NULL;
 
 	if (!g || !asn)
 		return NULL;
-	n = &g->names[asn % AS_CACHE];
-	if (!n->name || n->asn != asn) {
-		if (n->name && !retire(g, n->name))
-			return NULL;
-		if (!loc_database_get_as(g->db, &as, asn) && as)
-			name = loc_as_get_name(as);
-		n->name = strdup(name ? name : "");
-		n->asn = asn;
-		if (as)
-			loc_as_unref(as);
-		if (!n->name)
-			return NULL;
+	if (g->names_cap) {
+		n = as_slot(g->names, g->names_cap, asn);
+		if (n->asn)
+			return n->name;
 	}
-	return n->name[0] ? n->name : NULL;
+	if (loc_database_get_as(g->db, &as, asn) || !as)
+		return NULL;
+	name = loc_as_get_name(as);
+	if (name && name[0] && as_names_room(g))
+		copy = strdup(name);
+	loc_as_unref(as);
+	if (!copy)
+		return NULL;
+	n = as_slot(g->names, g->names_cap, asn);
+	n->asn = asn;
+	n->name = copy;
+	g->nnames++;
+	return copy;
 }
 
 void geo_locate(struct geo *g, const struct flow_key *addr, struct geo_info *gi)

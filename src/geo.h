@@ -75,8 +75,8 @@ const char *geo_as_text(struct geo *g, const struct geo_info *gi, bool with_name
  * special range's kind in both, "-" where unknown, "" when not looked up yet. */
 void geo_format(struct geo *g, const struct geo_info *gi, char *as, size_t aslen, char *cc,
 		size_t cclen);
-/* The name of AS asn, or NULL (no database, or an AS it does not name). Remembered:
- * valid until geo_close(). */
+/* The name of AS asn, or NULL (no database, or an AS it does not name). Read once an AS
+ * and kept (at most the names the database has): valid until geo_close(). */
 const char *geo_as_name(struct geo *g, uint32_t asn);
 
 #endif

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """mkcap.py -- capture files with known contents, for e2e_read.sh.
 
-    mkcap.py KIND OUT
+    mkcap.py KIND OUT [N]
 
 KIND is one of:
   clock     Ethernet, microseconds: 10.0.0.1 sends 100-byte UDP datagrams to 10.0.0.2
@@ -26,6 +26,9 @@ KIND is one of:
   seconds   pcapng in whole seconds (if_tsresol 0): a frame at t0, then one stamped
             9223372036 s, past what any clock of nanoseconds in 64 bits can add to
   many      Ethernet, 300,000 frames 10 ms apart: a read of many samples, to stop
+  ascollide Ethernet, 1 frame a second for N seconds (a third argument, 20000 if not
+            given) to 192.168.1.10, from each of COLLIDE in turn: eight ASes, all 833
+            modulo 1024, that once shared a slot of the AS-name cache
   v6pairs   Ethernet, 30,000 IPv6 UDP frames in one second, each from a source of its
             own: a record each, three ring slots, far more than small rings hold
 """
@@ -68,6 +71,11 @@ WORLD = [
     ("10.0.0.1", "192.0.2.7", 1),
     ("169.254.1.1", "224.0.0.251", 1),
 ]
+
+# one address in each of eight named ASes equal modulo 1024 (AS15169 GOOGLE, AS14145
+# REGIONS-ASN-3, ...)
+COLLIDE = ["8.8.8.8", "205.255.0.1", "165.140.200.1", "23.188.16.1", "64.21.0.1",
+           "153.46.30.1", "46.231.224.1", "193.41.188.1"]
 
 
 def world_frames():
@@ -160,6 +168,14 @@ def main():
             eth(ipv6_udp(((0x20010DB8 << 96) | (1 << 64) | i).to_bytes(16, "big"),
                          ((0x20010DB8 << 96) | 2).to_bytes(16, "big")))
             for i in range(30000))
+    elif kind == "ascollide":
+        import ipaddress
+        srcs = [eth(ipv4_udp(src=ipaddress.ip_address(a).packed, dst=(192, 168, 1, 10)))
+                for a in COLLIDE]
+        n = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+        data = pcap(1, [])[:24] + b"".join(
+            struct.pack("<IIII", T0 + i, 0, 142, 142) + srcs[i % len(srcs)]
+            for i in range(n))
     elif kind == "truncated":
         data = pcap(1, clock_frames())[:-50]
     else:
