@@ -342,16 +342,16 @@ static struct iface_watch *link_by_index(struct capture *c, int ifindex)
 
 #define SAY_MORE "; and more" /* what a full message ends with */
 
-/* Appends "interface NAME WHAT" to msg (len 0: nothing to say); when it does not fit,
- * msg ends with SAY_MORE instead, once. */
-static void say(char *msg, size_t len, const char *what, const char *name)
+/* Appends text to msg (len 0: nothing to say); when it does not fit, msg ends with
+ * SAY_MORE instead, once. */
+static void say_text(char *msg, size_t len, const char *text)
 {
 	size_t used = len ? strlen(msg) : 0, more = sizeof(SAY_MORE) - 1;
 	int n;
 
 	if (!len || (used >= more && !strcmp(msg + used - more, SAY_MORE)))
 		return;
-	n = snprintf(msg + used, len - used, "%sinterface %s %s", used ? "; " : "", name, what);
+	n = snprintf(msg + used, len - used, "%s%s", used ? "; " : "", text);
 	if (n >= 0 && used + (size_t)n + more < len)
 		return;
 	msg[used] = '\0'; /* it did not fit with room to say there is more */
@@ -359,6 +359,15 @@ static void say(char *msg, size_t len, const char *what, const char *name)
 		strcat(msg, SAY_MORE);
 	else if (!used && more + 1 < len)
 		strcpy(msg, SAY_MORE + 2);
+}
+
+/* Appends "interface NAME WHAT" to msg, as say_text() does. */
+static void say(char *msg, size_t len, const char *what, const char *name)
+{
+	char text[IF_NAMESIZE + 64];
+
+	snprintf(text, sizeof(text), "interface %s %s", name, what);
+	say_text(msg, len, text);
 }
 
 static void link_gone(struct capture *c, struct iface_watch *l, char *msg, size_t len)
@@ -374,7 +383,7 @@ static void link_gone(struct capture *c, struct iface_watch *l, char *msg, size_
 /* Under any: what the kernel says the interfaces are now, against what we have. */
 static void any_rescan(struct capture *c, char *msg, size_t len)
 {
-	struct if_nameindex *all = if_nameindex(), *i;
+	struct if_nameindex *all = iface_nameindex(), *i;
 	struct iface_info info;
 	size_t k;
 
@@ -405,7 +414,7 @@ static void any_rescan(struct capture *c, char *msg, size_t len)
 			say(msg, len, "appeared", info.name);
 		}
 	}
-	if_freenameindex(all);
+	iface_freenameindex(all);
 	sampler_set_slots(c->sampler, slot_span(c), true);
 }
 
@@ -743,14 +752,16 @@ void capture_set_convo(struct capture *c, struct convo *conv)
 	sampler_set_convo(c->sampler, conv);
 }
 
-/* Under any: reads what rtnetlink said since the last call. */
+/* Under any: reads what rtnetlink said since the last call. A message longer than the
+ * buffer (a link's with many alternative names passes 16 KB) is cut: what it said is
+ * lost, so the interfaces are read again, and that is said. */
 static void any_events(struct capture *c, char *msg, size_t len)
 {
-	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+	char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
 	bool rescan = false;
 	ssize_t n;
 
-	while ((n = recv(c->w.nl_fd, buf, sizeof(buf), 0)) != 0) {
+	while ((n = recv(c->w.nl_fd, buf, sizeof(buf), MSG_TRUNC)) != 0) {
 		const struct nlmsghdr *h;
 
 		if (n < 0) {
@@ -758,6 +769,17 @@ static void any_events(struct capture *c, char *msg, size_t len)
 			if (errno == EINTR || errno == ENOBUFS)
 				continue;
 			break;
+		}
+		if ((size_t)n > sizeof(buf)) {
+			char cut[96];
+
+			snprintf(cut, sizeof(cut),
+				 "a link message of %zd bytes was cut at %zu: the interfaces "
+				 "read again",
+				 n, sizeof(buf));
+			say_text(msg, len, cut);
+			rescan = true;
+			n = sizeof(buf);
 		}
 		for (h = (const struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
 		     h = NLMSG_NEXT(h, n)) {

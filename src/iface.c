@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/netlink.h>
@@ -144,6 +145,113 @@ int iface_ipv4_netmask(const char *name, uint32_t *mask)
 	return err;
 }
 
+/* Takes the names of one rtnetlink message batch (RTM_NEWLINK messages) into *all; 1 at
+ * the dump's end, 0 for more, or -errno. */
+static int nameindex_take(const void *buf, size_t len, struct if_nameindex **all, size_t *n)
+{
+	const struct nlmsghdr *h;
+
+	for (h = buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+		const struct ifinfomsg *ifi = NLMSG_DATA(h);
+		const struct rtattr *a;
+		struct if_nameindex *more;
+		int alen;
+
+		if (h->nlmsg_type == NLMSG_DONE)
+			return 1;
+		if (h->nlmsg_type == NLMSG_ERROR)
+			return h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) &&
+				       *(const int *)NLMSG_DATA(h)
+				   ? *(const int *)NLMSG_DATA(h)
+				   : -EIO;
+		if (h->nlmsg_type != RTM_NEWLINK || h->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+			continue;
+		alen = (int)IFLA_PAYLOAD(h);
+		for (a = IFLA_RTA(ifi); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+			if (a->rta_type != IFLA_IFNAME)
+				continue;
+			more = realloc(*all, (*n + 2) * sizeof(**all));
+			if (!more)
+				return -ENOMEM;
+			*all = more;
+			more[*n].if_index = (unsigned)ifi->ifi_index;
+			more[*n].if_name = strndup(RTA_DATA(a), RTA_PAYLOAD(a));
+			if (!more[*n].if_name)
+				return -ENOMEM;
+			more[++*n] = (struct if_nameindex){ 0, NULL };
+			break;
+		}
+	}
+	return 0;
+}
+
+struct if_nameindex *iface_nameindex(void)
+{
+	/* with an extension mask the kernel sizes the dump's messages for the largest
+	 * interface's (rtnl_calcit()); without one a message past some 4 KB is left out,
+	 * as glibc's own dump does. No statistics: they are not read */
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+		struct rtattr mask_attr;
+		__u32 mask;
+	} req = { .h = { .nlmsg_len = sizeof(req),
+			 .nlmsg_type = RTM_GETLINK,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+			 .nlmsg_seq = 1 },
+		  .ifi = { .ifi_family = AF_UNSPEC },
+		  .mask_attr = { .rta_len = RTA_LENGTH(sizeof(__u32)), .rta_type = IFLA_EXT_MASK },
+		  .mask = RTEXT_FILTER_SKIP_STATS };
+	struct if_nameindex *all = calloc(1, sizeof(*all));
+	size_t n = 0, cap = 32768;
+	void *buf = malloc(cap), *bigger;
+	ssize_t got;
+	int fd = -1, ret = all && buf ? 0 : -ENOMEM;
+
+	if (!ret && ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) < 0 ||
+		     send(fd, &req, sizeof(req), 0) < 0))
+		ret = -errno;
+	while (!ret) {
+		/* the next batch's whole length first, and room for it */
+		got = recv(fd, buf, cap, MSG_PEEK | MSG_TRUNC);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got > 0 && (size_t)got > cap) {
+			bigger = realloc(buf, (size_t)got);
+			if (!bigger) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = bigger, cap = (size_t)got;
+		}
+		got = got < 0 ? got : recv(fd, buf, cap, 0);
+		if (got < 0)
+			ret = errno == EINTR ? 0 : -errno;
+		else if (got == 0)
+			ret = -EIO;
+		else
+			ret = nameindex_take(buf, (size_t)got, &all, &n);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (ret < 0) {
+		iface_freenameindex(all);
+		errno = -ret;
+		return NULL;
+	}
+	return all;
+}
+
+void iface_freenameindex(struct if_nameindex *all)
+{
+	struct if_nameindex *i;
+
+	for (i = all; i && i->if_name; i++)
+		free(i->if_name);
+	free(all);
+}
+
 void iface_default(char name[IF_NAMESIZE])
 {
 	struct if_nameindex *all, *i;
@@ -151,22 +259,21 @@ void iface_default(char name[IF_NAMESIZE])
 
 	if (default_route_v4(name) || default_route_v6(name))
 		return;
-	all = if_nameindex();
+	all = iface_nameindex();
 	for (i = all; i && i->if_index; i++) {
 		if (!iface_get(i->if_name, &info) && info.up && !info.loopback) {
 			strcpy(name, info.name);
-			if_freenameindex(all);
+			iface_freenameindex(all);
 			return;
 		}
 	}
-	if (all)
-		if_freenameindex(all);
+	iface_freenameindex(all);
 	strcpy(name, "lo");
 }
 
 size_t iface_list(char *buf, size_t len)
 {
-	struct if_nameindex *all = if_nameindex(), *i;
+	struct if_nameindex *all = iface_nameindex(), *i;
 	size_t n = 0, used = 0;
 
 	if (len)
@@ -178,8 +285,7 @@ size_t iface_list(char *buf, size_t len)
 			break;
 		used += (size_t)w;
 	}
-	if (all)
-		if_freenameindex(all);
+	iface_freenameindex(all);
 	return n;
 }
 

@@ -57,6 +57,15 @@ int iface_split(const char *list, char (*names)[IF_NAMESIZE], size_t max, char *
  * loopback, else "lo". */
 void iface_default(char name[IF_NAMESIZE]);
 
+/* The interfaces of this namespace, as if_nameindex(3) lists them, but from a dump the
+ * kernel sizes for the largest interface's message: glibc's if_nameindex() asks for
+ * one it does not size, whose messages stop at a page or so, and leaves out an
+ * interface with some twenty alternative names (or a NIC's many virtual functions):
+ * anyone who may name an interface could hide one from -i any so. NULL with errno on
+ * failure; free with iface_freenameindex(). */
+struct if_nameindex *iface_nameindex(void);
+void iface_freenameindex(struct if_nameindex *all);
+
 /* 0, or -ENODEV when there is no such interface, or another -errno. */
 int iface_get(const char *name, struct iface_info *info);
 

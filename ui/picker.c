@@ -39,7 +39,7 @@ static void add(struct ui *u, const char *name, const char *state)
 
 void ui_open_picker(struct ui *u)
 {
-	struct if_nameindex *all = if_nameindex(), *i;
+	struct if_nameindex *all = iface_nameindex(), *i;
 	struct iface_info info;
 
 	u->picker_count = 0;
@@ -53,7 +53,7 @@ void ui_open_picker(struct ui *u)
 		    : info.running		 ? "up"
 						 : "no-carrier");
 	if (all)
-		if_freenameindex(all);
+		iface_freenameindex(all);
 }
 
 /* What Enter picks: the marked interfaces ("any" among them wins), or the one

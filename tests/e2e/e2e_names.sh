@@ -6,7 +6,7 @@
 # IFACE column, a text and a CSV snapshot, the error that lists the interfaces. Each is
 # checked byte for byte: no control byte but the line ends.
 . "$(dirname "$0")/lib.sh"
-need_root 7
+need_root 9
 
 netns_new nm && ns=$NETNS || { fail "cannot create a namespace"; summary; exit; }
 bad=$'n\e]0;X\a'"$E2E_SFX" peer=$'=p\x7f'"$E2E_SFX"
@@ -47,4 +47,21 @@ check "an error about the interface's expression, no control byte" clean "$E2E_T
 ip netns exec "$ns" "$FLOWTOP" -i "$bad" -b -n 2 -d 0.1 --json >"$E2E_TMP/out.json" 2>&1
 check "JSON: the name whole, escaped as JSON escapes it" \
 	eval 'clean "$E2E_TMP/out.json" && tail -n 1 "$E2E_TMP/out.json" | jq -e --arg n "$bad" ".interface == \$n" >/dev/null'
+
+# an interface of 270 alternative names of 128 bytes, whose link message (36 KB) glibc's
+# if_nameindex() leaves out (its dump is not sized for it): -i any lists it all the same, and when it goes, what
+# rtnetlink says of it is cut at flowtop's 32 KB, and flowtop says so and reads the
+# interfaces again, rather than keeping a gone interface
+va=va-$E2E_SFX vb=vb-$E2E_SFX
+ip -n "$ns" link add "$va" type veth peer name "$vb" && ip -n "$ns" link set "$va" up &&
+	for i in $(seq 1 270); do
+		printf 'link property add dev %s altname a%03d%0123d\n' "$va" "$i" 0
+	done | ip -n "$ns" -batch - || { fail "cannot give $va its names"; summary; exit; }
+start_bg "$ns" "$E2E_TMP/alt.jsonl" "$FLOWTOP" -i any -b --json -d 0.1
+state() { last_is "$E2E_TMP/alt.jsonl" ".interfaces[] | select(.name == \"$va\") | .state == \"$1\""; }
+check "-i any lists an interface of 270 alternative names" wait_for 10 state up
+ip -n "$ns" link del "$va"
+check "a link message past 32 KB: said, the interfaces read again, the interface gone" \
+	wait_for 5 eval 'state gone && grep -q "a link message of [0-9]* bytes was cut at 32768: the interfaces read again" "$E2E_TMP/alt.jsonl.err"'
+stop_bg "$BG_PID" INT
 summary
