@@ -100,20 +100,13 @@ static int read_file(const struct cli_opts *opts)
 {
 	char err[1024], missing[64];
 	struct geo *geo = NULL;
+	struct pcapfile *pf = NULL;
+	bool usage = false; /* the file or the expression: the user's to fix (exit 2) */
 	char why[600];
-	struct pcapfile *pf;
 	struct capture *cap;
 	int ret;
 
-	pf = pcapfile_open(opts->read, err, sizeof(err));
-	if (!pf)
-		return fail(opts, OUTCOME_USAGE, err);
-	if (opts->expr[0] && pcapfile_set_expression(pf, opts->expr, err, sizeof(err))) {
-		pcapfile_close(pf);
-		return fail(opts, OUTCOME_USAGE, err);
-	}
 	if (caps_missing(missing, sizeof(missing), false)) {
-		pcapfile_close(pf);
 		snprintf(err, sizeof(err),
 			 "missing %s: reading a capture loads a BPF program (CAP_BPF, and "
 			 "CAP_PERFMON for the verifier to accept its loop); run it as root or "
@@ -123,13 +116,19 @@ static int read_file(const struct cli_opts *opts)
 	}
 	cap = capture_new(opts->max_hosts, (size_t)opts->ring_mib << 20, opts->verbose, err,
 			  sizeof(err));
-	ret = cap ? capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err))
-	      : errno == EOPNOTSUPP ? -EOPNOTSUPP
-				    : -1;
+	ret = cap ? 0 : errno == EOPNOTSUPP ? -EOPNOTSUPP : -1;
+	/* the program is loaded: the file (anyone may have made it) is parsed and the
+	 * expression compiled with no privilege left */
 	if (!ret && (ret = caps_drop(NULL, CAPS_KEEP_NONE)))
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
+	if (!ret && !(pf = pcapfile_open(opts->read, err, sizeof(err))))
+		ret = -EINVAL, usage = true;
+	if (!ret && opts->expr[0] && pcapfile_set_expression(pf, opts->expr, err, sizeof(err)))
+		ret = -EINVAL, usage = true;
+	if (!ret)
+		ret = capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err));
 	if (ret)
-		ret = fail(opts, outcome_of_error(ret), err);
+		ret = fail(opts, usage ? OUTCOME_USAGE : outcome_of_error(ret), err);
 	else if (opts->batch)
 		ret = (int)batch_read(cap, pf, opts, geo = open_geo_said(opts));
 	else

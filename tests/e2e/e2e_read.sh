@@ -6,7 +6,7 @@
 # (mkcap.py) check the capture's clock (samples, a gap, time going backwards), each
 # link type, the snap length, and every way a file can be wrong.
 . "$(dirname "$0")/lib.sh"
-need_root 70
+need_root 71
 need_file "$CORPUS/pcap/SUMMARY.csv" 70
 
 here=$(dirname "$0")
@@ -194,4 +194,12 @@ setpriv --inh-caps=-net_raw --bounding-set=-net_raw "$FLOWTOP" -r "$clock" -b --
 rc=$?
 check "without CAP_NET_RAW a capture is read" \
 	eval '[ "$rc" = 0 ] && tail -n 1 "$E2E_TMP/noraw.jsonl" | jqt ".totals.packets == 11"'
+# the file (anyone may have made it) is opened and parsed, and the expression compiled,
+# with no capability left: the program is loaded first, then every capability dropped
+strace -f -e trace=capset,openat -o "$E2E_TMP/order.strace" "$FLOWTOP" -r "$CORPUS/pcap/ndpi-gnutella.pcap" \
+	-b -n 1 -d 100 tcp >/dev/null 2>&1
+check "-r: the file opened after every capability is dropped" \
+	eval 'grep -n "capset(.*effective=0, permitted=0" "$E2E_TMP/order.strace" | head -n 1 | cut -d: -f1 >"$E2E_TMP/drop" &&
+	      grep -n "openat(.*ndpi-gnutella.pcap" "$E2E_TMP/order.strace" | head -n 1 | cut -d: -f1 >"$E2E_TMP/open" &&
+	      [ -s "$E2E_TMP/drop" ] && [ -s "$E2E_TMP/open" ] && [ "$(cat "$E2E_TMP/drop")" -lt "$(cat "$E2E_TMP/open")" ]'
 summary
