@@ -75,7 +75,12 @@ static int probe_test_run(void)
 		return -errno;
 	err = bpf_prog_test_run_opts(fd, &opts) ? -errno : 1;
 	close(fd);
-	return err == -EINVAL || err == -ENOTSUPP || err == -EOPNOTSUPP ? 0 : err;
+	return kfeatures_unsupported(err) ? 0 : err;
+}
+
+bool kfeatures_unsupported(int err)
+{
+	return err == -EINVAL || err == -ENOTSUPP || err == -ENOTSUP || err == -EOPNOTSUPP;
 }
 
 static int probe_load_bytes_relative(void)

@@ -22,6 +22,12 @@ struct kfeature {
 extern const struct kfeature kfeatures[];
 extern const size_t kfeatures_count;
 
+/* Whether err (a -errno of the bpf() system call) says the kernel does not do what it
+ * was asked: EINVAL (a command or flag it does not know), its own ENOTSUPP (524: a map
+ * type without the operation, as per-CPU arrays without batch lookups before 5.13),
+ * ENOTSUP or EOPNOTSUPP. */
+bool kfeatures_unsupported(int err);
+
 /* Names each needed feature the running kernel lacks, with its version, in out
  * ("BPF atomics (Linux 5.12), ..."): how many. Probes load small maps and programs:
  * call it after a load failed, as the one who loads flowtop's program. */

@@ -13,6 +13,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "kfeatures.h"
+
 /* The spill map's counters as last read, to subtract from the next read. */
 struct seen {
 	struct flow_spill_key *keys;
@@ -403,7 +405,8 @@ void sampler_set_slots(struct sampler *s, unsigned nslots, bool track_links)
 	s->track_links = track_links;
 }
 
-/* Reads up to spill_cap entries with BPF_MAP_LOOKUP_BATCH; -EINVAL/-ENOTSUP mean "no batch". */
+/* Reads up to spill_cap entries with BPF_MAP_LOOKUP_BATCH; kfeatures_unsupported(): no
+ * batch. */
 static int read_batch(struct sampler *s, size_t *n)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
@@ -454,7 +457,7 @@ static int read_spill_entries(struct sampler *s, size_t *n)
 {
 	int err = s->no_batch ? -EINVAL : read_batch(s, n);
 
-	if (err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP) {
+	if (kfeatures_unsupported(err)) {
 		s->no_batch = true;
 		err = read_by_key(s, n);
 	}
@@ -544,7 +547,7 @@ static int fetch_stats(struct sampler *s)
 		    bpf_map_lookup_batch(s->m.stats_fd, NULL, &out, keys, s->stats, &count, &opts);
 		if ((!err || err == -ENOENT) && count == s->nslots)
 			return 0;
-		if (err != -EINVAL && err != -ENOTSUP && err != -EOPNOTSUPP)
+		if (!kfeatures_unsupported(err))
 			return err ? err : -EIO;
 		s->stats_batch = false;
 	}

@@ -9,7 +9,9 @@
  *   FAULT_KERNEL=FEATURE   the bpf() system call answers as a kernel without FEATURE
  *                          would: "atomics" (before 5.12), a program with an atomic
  *                          fetch (or exchange) is refused with EINVAL; "mmapable"
- *                          (before 5.5), a map with BPF_F_MMAPABLE; "verifier", every
+ *                          (before 5.5), a map with BPF_F_MMAPABLE; "batch" (before
+ *                          5.13), a batch lookup of a per-CPU array fails with the
+ *                          kernel's ENOTSUPP (524); "verifier", every
  *                          program longer than 100 instructions with E2BIG, as a
  *                          verifier that gives up on it */
 #define _GNU_SOURCE
@@ -50,6 +52,18 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 	return real_bind(fd, addr, len);
 }
 
+/* The type of the map with fd, or -1. */
+static int map_type(__u32 fd)
+{
+	struct bpf_map_info info = { 0 };
+	union bpf_attr attr = {
+		.info = { .bpf_fd = fd, .info_len = sizeof(info), .info = (unsigned long)&info }
+	};
+
+	/* this file's own syscall(), which passes the call on */
+	return syscall(SYS_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) ? -1 : (int)info.type;
+}
+
 /* Whether a bpf() call with these arguments meets FAULT_KERNEL's kernel's refusal; the
  * errno it answers with, or 0. */
 static int old_kernel_refuses(long cmd, const union bpf_attr *attr)
@@ -60,6 +74,8 @@ static int old_kernel_refuses(long cmd, const union bpf_attr *attr)
 
 	if (!lacks || !attr)
 		return 0;
+	if (cmd == BPF_MAP_LOOKUP_BATCH && !strcmp(lacks, "batch"))
+		return map_type(attr->batch.map_fd) == BPF_MAP_TYPE_PERCPU_ARRAY ? 524 : 0;
 	if (cmd == BPF_MAP_CREATE)
 		return !strcmp(lacks, "mmapable") && (attr->map_flags & BPF_F_MMAPABLE) ? EINVAL
 											: 0;
