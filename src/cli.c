@@ -158,7 +158,8 @@ static const struct cli_option options[] = {
 	{ "delay", 'd', OPT_DOUBLE, FIELD(delay), MIN_DELAY, MAX_DELAY, NULL,
 	  "invalid delay '%s' (seconds, " STR(MIN_DELAY) " to " STR(MAX_DELAY) ")" },
 	{ "iterations", 'n', OPT_LONG, FIELD(iterations), 1, (double)LONG_MAX, NULL,
-	  "invalid iteration count '%s' (a whole number > 0)" },
+	  "invalid iteration count '%s' (-n takes how many samples to take: 1 to "
+	  "9223372036854775807; iftop's and tcpdump's -n, no name lookups, is -N here)" },
 	{ "batch", 'b', OPT_FLAG, FIELD(batch), 0, 0, NULL, NULL },
 	{ "json", 0, OPT_FLAG, FIELD(json), 0, 0, NULL, NULL },
 	{ "max-hosts", 'm', OPT_UINT, FIELD(max_hosts), 1, MAX_HOSTS_LIMIT, NULL,
@@ -238,7 +239,7 @@ void cli_usage(FILE *out)
 		"  -d, --delay SECONDS    time between samples, fractional (default 1)\n"
 		"  -n, --iterations N     take N samples, then exit (default: until stopped)\n"
 		"  -b, --batch            print each sample as text instead of the screen\n"
-		"      --json             with -b, print each sample as one JSON object per line\n"
+		"      --json             each sample as one JSON object per line (implies -b)\n"
 		"  -m, --max-hosts N      hosts flowtop keeps; beyond that the one idle the\n"
 		"                         longest leaves, its counts summed as \"other\"\n"
 		"                         (default %u)\n"
@@ -460,8 +461,6 @@ static bool given(const bool *seen, const char *name)
 static enum cli_result check_combinations(const struct cli_opts *opts, const bool *seen, char *err,
 					  size_t errlen)
 {
-	if (opts->json && !opts->batch)
-		return usage_error(err, errlen, "--json needs -b/--batch");
 	if (opts->read && opts->iface.text[0])
 		return usage_error(err, errlen,
 				   "-r reads a capture file, -i watches interfaces: "
@@ -521,5 +520,7 @@ enum cli_result cli_parse(int argc, char **argv, struct cli_opts *opts, FILE *ou
 	r = take_expression(argc - optind, argv + optind, opts, err, errlen);
 	if (r != CLI_RUN)
 		return r;
+	if (opts->json) /* JSON lines are batch output: no screen to draw them on */
+		opts->batch = true;
 	return check_combinations(opts, seen, err, errlen);
 }
