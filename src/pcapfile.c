@@ -132,7 +132,11 @@ struct pcapfile *pcapfile_open(const char *path, char *err, size_t errlen)
 	}
 	p->pcap = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
 	if (!p->pcap) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, perr);
+		size_t n = strlen(path); /* libpcap names the file too: once is enough */
+		const char *why =
+		    !strncmp(perr, path, n) && !strncmp(perr + n, ": ", 2) ? perr + n + 2 : perr;
+
+		snprintf(err, errlen, "cannot read '%s': %s", path, why);
 		free(p);
 		return NULL;
 	}

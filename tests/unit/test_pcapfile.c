@@ -81,9 +81,19 @@ static void test_lengths(void)
 	ASSERT_EQ(extra, 0);
 }
 
+/* A file that cannot be read: named once, with the reason (libpcap names it too). */
+static void test_open_error_names_the_file_once(void)
+{
+	char err[512];
+
+	ASSERT_TRUE(pcapfile_open("/nonexistent-flowtop.pcap", err, sizeof(err)) == NULL);
+	ASSERT_STREQ(err, "cannot read '/nonexistent-flowtop.pcap': No such file or directory");
+}
+
 int main(void)
 {
 	RUN_TEST(test_link_types);
 	RUN_TEST(test_lengths);
+	RUN_TEST(test_open_error_names_the_file_once);
 	return test_summary("test_pcapfile");
 }
