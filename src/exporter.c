@@ -193,6 +193,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		MHD_destroy_response(r);
 		return ret;
 	}
+	if (!strcmp(url, "/")) { /* a person's browser: where the metrics are, as
+				  * node_exporter's landing page says */
+		static const char page[] =
+		    "<!DOCTYPE html>\n<html><head><title>flowtop exporter</title></head>\n"
+		    "<body><h1>flowtop exporter</h1>\n"
+		    "<p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+
+		return reply(c, MHD_HTTP_OK, page, sizeof(page) - 1, "text/html; charset=utf-8");
+	}
 	if (strcmp(url, "/metrics")) {
 		static const char msg[] = "not found: flowtop serves /metrics\n";
 

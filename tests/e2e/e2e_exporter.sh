@@ -8,7 +8,7 @@
 # POST refused unread; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 38
+need_root 39
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -90,6 +90,8 @@ check "and the sums still are every frame" \
 	eval '[ "$(sum_of flowtop_host_receive_packets_total "$E2E_TMP/s2.txt")" = 130 ]'
 
 check "GET /other: 404" eval '[ "$(code http://127.0.0.1:$PORT/other)" = 404 ]'
+check "GET /: a page that links to /metrics" \
+	eval '[ "$(code http://127.0.0.1:$PORT/)" = 200 ] && ip netns exec "$b" curl -s "http://127.0.0.1:$PORT/" | grep -q "href=\"/metrics\""'
 check "POST /metrics: 405, Allow: GET, HEAD" \
 	eval 'get -i -X POST -d x=1 "http://127.0.0.1:$PORT/metrics" | grep -qi "^allow: GET, HEAD" && [ "$(code -X POST http://127.0.0.1:$PORT/metrics)" = 405 ]'
 check "HEAD /metrics: 200, no body" \
