@@ -211,6 +211,34 @@ static void test_columns_match_table(void)
 			FAILF("column '%s' is in the table, not in the man page", columns[c].name);
 }
 
+/* The page's title line names the version --version prints, and its -s entry every
+ * column -s takes. */
+static void test_version_and_sort_columns(void)
+{
+	char *page = read_page(), *sort, *end, want[64];
+	int c;
+
+	if (!ASSERT_TRUE(page))
+		return;
+	snprintf(want, sizeof(want), "\"flowtop %s\"", FLOWTOP_VERSION);
+	if (!strstr(page, want))
+		FAILF("the man page's .TH does not say %s", want);
+	sort = strstr(page, ".B \\-s, \\-\\-sort");
+	end = sort ? strstr(sort, ".TP") : NULL;
+	if (!ASSERT_TRUE(sort && end))
+		return;
+	for (c = 0; c < COL__COUNT; c++) {
+		char br[48], b[48];
+
+		snprintf(br, sizeof(br), "\n.BR %s ,", columns[c].name);
+		snprintf(b, sizeof(b), "\n.B %s\n", columns[c].name);
+		if (!memmem(sort, (size_t)(end - sort), br, strlen(br)) &&
+		    !memmem(sort, (size_t)(end - sort), b, strlen(b)))
+			FAILF("-s takes '%s', which the man page's -s does not name",
+			      columns[c].name);
+	}
+}
+
 static char *read_readme(void)
 {
 	static char text[65536];
@@ -268,5 +296,6 @@ int main(void)
 	RUN_TEST(test_keys_match_help_screen);
 	RUN_TEST(test_columns_match_table);
 	RUN_TEST(test_kernel_features_match_table);
+	RUN_TEST(test_version_and_sort_columns);
 	return test_summary("test_docs");
 }
