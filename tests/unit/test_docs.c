@@ -246,6 +246,29 @@ static char *read_readme(void)
 	return read_text("README.md", text, sizeof(text));
 }
 
+/* The README's key table names every key of a letter or sign the screen answers to. */
+static void test_readme_lists_every_key(void)
+{
+	char *readme = read_readme(), *table, *end, want[8];
+	unsigned i, k;
+
+	table = readme ? strstr(readme, "| key | does |") : NULL;
+	end = table ? strstr(table, "\n\n") : NULL;
+	if (!ASSERT_TRUE(table && end))
+		return;
+	for (i = 0; i < key_bindings_count; i++)
+		for (k = 0; k < sizeof(key_bindings[i].keys) / sizeof(key_bindings[i].keys[0]); k++) {
+			int key = key_bindings[i].keys[k];
+
+			if (key <= ' ' || key > '~')
+				continue;
+			snprintf(want, sizeof(want), "`%c`", key);
+			if (!memmem(table, (size_t)(end - table), want, strlen(want)))
+				FAILF("key '%c' (%s) is not in the README's key table", key,
+				      key_bindings[i].help);
+		}
+}
+
 /* The README's kernel table and the page's KERNEL section say what kfeatures.c probes:
  * every feature with its version, its use and its fallback, and the oldest kernel. */
 static void test_kernel_features_match_table(void)
@@ -297,5 +320,6 @@ int main(void)
 	RUN_TEST(test_columns_match_table);
 	RUN_TEST(test_kernel_features_match_table);
 	RUN_TEST(test_version_and_sort_columns);
+	RUN_TEST(test_readme_lists_every_key);
 	return test_summary("test_docs");
 }
