@@ -293,10 +293,14 @@ static bool told_to_stop(void)
 	return sigtimedwait(&mask, NULL, &zero) > 0;
 }
 
+#define WHOLE_CAPTURE_NS 1000000000000000000LL /* 31 years */
+
 enum outcome batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
 			struct geo *geo)
 {
-	struct replay *rp = replay_new(pf, llround(opts->delay * 1e9), true);
+	/* -d 0: the whole capture as one sample (an interval past any capture's span) */
+	struct replay *rp =
+	    replay_new(pf, opts->delay > 0 ? llround(opts->delay * 1e9) : WHOLE_CAPTURE_NS, true);
 	struct batch b;
 	struct report r = { .time_digits = 6 };
 	enum outcome status = OUTCOME_OK;

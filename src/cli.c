@@ -18,7 +18,11 @@
 #include "iface.h"
 
 /* bounds, written out: the messages say them as they are (STR()) */
-#define MIN_DELAY	0.01
+#define MIN_DELAY 0.01
+#define DELAY_RANGE                                                                                \
+	"(seconds, " STR(MIN_DELAY) " to " STR(                                                    \
+	    MAX_DELAY) ", or 0 with -r and -b: the whole capture "                                 \
+		       "as one sample)"
 #define MAX_DELAY	3600
 #define MAX_HOSTS_LIMIT 16777216 /* 1 << 24 */
 #define MAX_METRICS_TOP 100000	 /* series a scrape can take */
@@ -155,8 +159,8 @@ static int parse_color(const char *arg, struct cli_opts *o, char *why, size_t le
 static const struct cli_option options[] = {
 	{ "interface", 'i', OPT_PARSE, 0, 0, 0, parse_ifaces, NULL },
 	{ "read", 'r', OPT_TEXT, FIELD(read), 0, 0, NULL, "-r needs a capture file" },
-	{ "delay", 'd', OPT_DOUBLE, FIELD(delay), MIN_DELAY, MAX_DELAY, NULL,
-	  "invalid delay '%s' (seconds, " STR(MIN_DELAY) " to " STR(MAX_DELAY) ")" },
+	{ "delay", 'd', OPT_DOUBLE, FIELD(delay), 0, MAX_DELAY, NULL,
+	  "invalid delay '%s' " DELAY_RANGE },
 	{ "iterations", 'n', OPT_LONG, FIELD(iterations), 1, (double)LONG_MAX, NULL,
 	  "invalid iteration count '%s' (-n takes how many samples to take: 1 to "
 	  "9223372036854775807; iftop's and tcpdump's -n, no name lookups, is -N here)" },
@@ -236,7 +240,8 @@ void cli_usage(FILE *out)
 		"                         interface; samples follow the capture's own clock\n"
 		"      --speed N          with -r on the screen, replay at N times the\n"
 		"                         capture's pace (default 1; 0: as fast as it goes)\n"
-		"  -d, --delay SECONDS    time between samples, fractional (default 1)\n"
+		"  -d, --delay SECONDS    time between samples, fractional (default 1); with\n"
+		"                         -r -b, 0: the whole capture as one sample\n"
 		"  -n, --iterations N     take N samples, then exit (default: until stopped)\n"
 		"  -b, --batch            print each sample as text instead of the screen\n"
 		"      --json             each sample as one JSON object per line (implies -b)\n"
@@ -465,6 +470,8 @@ static enum cli_result check_combinations(const struct cli_opts *opts, const boo
 		return usage_error(err, errlen,
 				   "-r reads a capture file, -i watches interfaces: "
 				   "one or the other");
+	if (opts->delay < MIN_DELAY && !(opts->delay == 0 && opts->read && opts->batch))
+		return usage_error(err, errlen, "invalid delay '%g' " DELAY_RANGE, opts->delay);
 	if (given(seen, "speed") && !opts->read)
 		return usage_error(err, errlen,
 				   "--speed paces a capture file's replay: it needs -r");

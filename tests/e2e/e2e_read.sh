@@ -202,4 +202,10 @@ check "-r: the file opened after every capability is dropped" \
 	eval 'grep -n "capset(.*effective=0, permitted=0" "$E2E_TMP/order.strace" | head -n 1 | cut -d: -f1 >"$E2E_TMP/drop" &&
 	      grep -n "openat(.*ndpi-gnutella.pcap" "$E2E_TMP/order.strace" | head -n 1 | cut -d: -f1 >"$E2E_TMP/open" &&
 	      [ -s "$E2E_TMP/drop" ] && [ -s "$E2E_TMP/open" ] && [ "$(cat "$E2E_TMP/drop")" -lt "$(cat "$E2E_TMP/open")" ]'
+# -d 0: the whole capture as one sample: one line, the totals of the last of -d 1's
+"$FLOWTOP" -r "$CORPUS/pcap/ndpi-gnutella.pcap" -b -d 0 --json >"$E2E_TMP/whole.jsonl" 2>&1
+"$FLOWTOP" -r "$CORPUS/pcap/ndpi-gnutella.pcap" -b --json >"$E2E_TMP/each.jsonl" 2>&1
+check "-r -b -d 0: one sample, the whole capture's totals" \
+	eval '[ "$(wc -l <"$E2E_TMP/whole.jsonl")" = 1 ] && [ "$(wc -l <"$E2E_TMP/each.jsonl")" -gt 100 ] &&
+	      [ "$(jq -c .totals "$E2E_TMP/whole.jsonl")" = "$(tail -n 1 "$E2E_TMP/each.jsonl" | jq -c .totals)" ]'
 summary

@@ -108,9 +108,18 @@ static void test_every_usage_message(void)
 	static const struct {
 		const char *args[5], *said; /* args: NULL after the last */
 	} cases[] = {
-		{ { "-d", "0" }, "invalid delay '0' (seconds, 0.01 to 3600)" },
-		{ { "-d", "3601" }, "invalid delay '3601' (seconds, 0.01 to 3600)" },
-		{ { "-d", "nan" }, "invalid delay 'nan' (seconds, 0.01 to 3600)" },
+		{ { "-d", "0" },
+		  "invalid delay '0' (seconds, 0.01 to 3600, or 0 with -r and -b: the whole "
+		  "capture as one sample)" },
+		{ { "-d", "0.001", "-rf", "-b" },
+		  "invalid delay '0.001' (seconds, 0.01 to 3600, or 0 with -r and -b: the whole "
+		  "capture as one sample)" },
+		{ { "-d", "3601" },
+		  "invalid delay '3601' (seconds, 0.01 to 3600, or 0 with -r and -b: the whole "
+		  "capture as one sample)" },
+		{ { "-d", "nan" },
+		  "invalid delay 'nan' (seconds, 0.01 to 3600, or 0 with -r and -b: the whole "
+		  "capture as one sample)" },
 		{ { "-n", "0" },
 		  "invalid iteration count '0' (-n takes how many samples to take: 1 to "
 		  "9223372036854775807; iftop's and tcpdump's -n, no name lookups, is -N here)" },

@@ -257,7 +257,8 @@ static void test_readme_lists_every_key(void)
 	if (!ASSERT_TRUE(table && end))
 		return;
 	for (i = 0; i < key_bindings_count; i++)
-		for (k = 0; k < sizeof(key_bindings[i].keys) / sizeof(key_bindings[i].keys[0]); k++) {
+		for (k = 0; k < sizeof(key_bindings[i].keys) / sizeof(key_bindings[i].keys[0]);
+		     k++) {
 			int key = key_bindings[i].keys[k];
 
 			if (key <= ' ' || key > '~')
