@@ -95,6 +95,18 @@ static struct geo *open_geo_said(const struct cli_opts *opts)
 	return geo;
 }
 
+/* This program's path, for the setcap line a user can paste. */
+static const char *self_path(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (n <= 0)
+		return "/path/to/flowtop";
+	path[n] = '\0';
+	return path;
+}
+
 /* -r: a capture file through the filter, in batch mode or on the screen. */
 static int read_file(const struct cli_opts *opts)
 {
@@ -110,8 +122,8 @@ static int read_file(const struct cli_opts *opts)
 		snprintf(err, sizeof(err),
 			 "missing %s: reading a capture loads a BPF program (CAP_BPF, and "
 			 "CAP_PERFMON for the verifier to accept its loop); run it as root or "
-			 "grant them: setcap cap_bpf,cap_perfmon+ep",
-			 missing);
+			 "grant them: setcap cap_bpf,cap_perfmon+ep %s",
+			 missing, self_path());
 		return fail(opts, OUTCOME_USAGE, err);
 	}
 	cap = capture_new(opts->max_hosts, (size_t)opts->ring_mib << 20, opts->verbose, err,
@@ -196,8 +208,8 @@ int main(int argc, char **argv)
 		    err, sizeof(err),
 		    "missing %s: flowtop loads a BPF program (CAP_BPF, and CAP_PERFMON for "
 		    "the verifier to accept its loop) and opens a packet socket (CAP_NET_RAW); "
-		    "run it as root or grant them: setcap cap_bpf,cap_perfmon,cap_net_raw+ep",
-		    missing);
+		    "run it as root or grant them: setcap cap_bpf,cap_perfmon,cap_net_raw+ep %s",
+		    missing, self_path());
 		return fail(&opts, OUTCOME_USAGE, err);
 	}
 	cap = capture_new(opts.max_hosts, (size_t)opts.ring_mib << 20, opts.verbose, err,

@@ -6,7 +6,7 @@
 # once attached the process holds CAP_NET_RAW alone (the screen CAP_BPF too, for the
 # program of an expression e sets); with one of the three missing it says which. Run as root with -u USER: the same, as that user.
 . "$(dirname "$0")/lib.sh"
-need_root 19
+need_root 20
 command -v setcap >/dev/null || { fail "setcap is not installed (libcap2-bin)"; summary; exit; }
 
 bin=$(mktemp -d "/tmp/ft-caps-$E2E_SFX-XXXXXX") && E2E_PATHS+=("$bin")
@@ -137,4 +137,6 @@ out=$(ip netns exec "$b" "${asuser[@]}" "$bin/flowtop" -i "$v1b" -b -n 1 2>&1)
 rc=$?
 check "without CAP_PERFMON: exit 2, and it is named" \
 	eval '[ "$rc" = 2 ] && grep -q "missing CAP_PERFMON" <<<"$out"'
+check "and the setcap line names this binary" \
+	grep -qF "setcap cap_bpf,cap_perfmon,cap_net_raw+ep $bin/flowtop" <<<"$out"
 summary
