@@ -251,7 +251,8 @@ void cli_usage(FILE *out)
 		"  -L, --limit N          with -b, print the N busiest hosts of each sample,\n"
 		"                         0 for all (default %u)\n"
 		"  -o, --snapshot FILE    on exit, write the table to FILE (.json, .csv or text);\n"
-		"                         on the screen also the default file of the d key\n",
+		"                         on the screen also the default file of the d key;\n"
+		"                         - for standard output\n",
 		FLOWTOP_DEFAULT_MAX_HOSTS, CLI_DEFAULT_LIMIT);
 	usage_sort(out);
 	fprintf(out,

@@ -8,21 +8,28 @@
 
 #include "report.h"
 
-/* Writes r to path in the format its extension names. The data goes to a new temporary
- * file beside path (O_EXCL|O_NOFOLLOW, mode 0644 under the umask), is synced, and is
- * renamed over path: a reader sees the old file or the new one, never a part. Up to the
- * rename, a failure leaves an existing path as it was and no temporary file. The last
- * step, syncing the directory, comes after it: when that fails the new file is in place
- * but a crash may still lose it, and err says so. 0, or -errno with err filled. */
+/* Writes r to path in the format its extension names. To a regular file or a new name
+ * the data goes to a new temporary file beside it (O_EXCL|O_NOFOLLOW, mode 0600, or the
+ * replaced file's), is synced, and is renamed over it: a reader sees the old file or the
+ * new one, never a part. Up to the rename, a failure leaves an existing path as it was
+ * and no temporary file. The last step, syncing the directory, comes after it: when that
+ * fails the new file is in place but a crash may still lose it, and err says so.
+ * A symbolic link is followed (tcpdump -w's way): its target is what is replaced or
+ * made, and the link stays. A character device or a FIFO is opened as it is (never
+ * created, truncated or replaced) and the whole snapshot written, a FIFO without a
+ * reader being -ENXIO; "-", or a name of flowtop's own standard output, is standard
+ * output. A directory (-EISDIR), a socket or a block device (-EINVAL) is refused.
+ * 0, or -errno with err filled. */
 int snapshot_write(const char *path, const struct report *r, char *err, size_t errlen);
 
 /* The same for any writer: write(f, arg) fills the temporary file, 0 or -errno. */
 int snapshot_commit(const char *path, int (*write)(FILE *f, void *arg), void *arg, char *err,
 		    size_t errlen);
 
-/* Whether a snapshot could be written to path now (its directory exists and is
- * writable, path is not a directory), so a bad -o fails at start, not after the run.
- * 0, or -errno with err filled. */
+/* Whether a snapshot could be written to path now, so a bad -o fails at start, not
+ * after the run: a kind snapshot_write() refuses is refused, a device or FIFO must be
+ * writable, and a file is created and removed where a new one would go (/proc and /sys
+ * refuse it). 0, or -errno with err filled. */
 int snapshot_check(const char *path, char *err, size_t errlen);
 
 /* The default snapshot name: flowtop-IFACE-YYYYmmdd-HHMMSS.txt (local time), for the

@@ -175,6 +175,10 @@ int main(int argc, char **argv)
 	}
 	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
 		return fail(&opts, OUTCOME_USAGE, err);
+	/* text after a sample is read by eye; among JSON Lines it breaks every reader */
+	if (opts.snapshot && !strcmp(opts.snapshot, "-") && opts.json)
+		return fail(&opts, OUTCOME_USAGE,
+			    "-o - with --json: standard output carries one JSON object per line");
 	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		if (!opts.listen)
 			return fail(&opts, OUTCOME_USAGE,

@@ -143,6 +143,10 @@ static int dump(struct ui *u, const char *path, size_t *written, char *err, size
 	char focus[FMT_ADDR_LEN];
 	int ret;
 
+	if (!strcmp(path, "-")) { /* -o -, written when the screen has closed */
+		snprintf(err, errlen, "cannot write snapshot '-': standard output is the screen");
+		return -EINVAL;
+	}
 	if (u->conv)
 		fmt_addr(convo_focus(u->conv), focus);
 	if (!ui_view(u)->paused)

@@ -112,6 +112,33 @@ check "-r with -i: exit 2, one or the other" eval '[ "$rc" = 2 ] && grep -q "one
 "$FLOWTOP" -r "$clock" -b -o /nonexistent-dir/x.json >/dev/null 2>"$E2E_TMP/err"
 rc=$?
 check "-o in a missing directory: exit 2 before reading" [ "$rc" = 2 ]
+# -o writes to what is at its path as it is (#46): a character device stays one (as
+# root a rename made /dev/full a text file), - is standard output (it was a file named -),
+# and a directory that cannot take a new file is refused at start (it failed at exit)
+mknod "$E2E_TMP/full" c 1 7
+"$FLOWTOP" -r "$clock" -b -o "$E2E_TMP/full" >/dev/null 2>"$E2E_TMP/err"
+rc=$?
+check "-o a full device: exit 1, ENOSPC said, still a character device" \
+	eval '[ "$rc" = 1 ] && grep -q "cannot write snapshot .*/full.: No space left on device" "$E2E_TMP/err" &&
+	      [ -c "$E2E_TMP/full" ] && [ ! -L "$E2E_TMP/full" ]'
+mkdir -p "$E2E_TMP/cwd"
+(cd "$E2E_TMP/cwd" && "$FLOWTOP" -r "$clock" -b -o - >"$E2E_TMP/dash.txt" 2>"$E2E_TMP/err")
+rc=$?
+check "-o -: the snapshot on standard output after the five samples, no file named -" \
+	eval '[ "$rc" = 0 ] && [ "$(grep -c "^ADDRESS " "$E2E_TMP/dash.txt")" = 6 ] &&
+	      [ "$(tail -n 3 "$E2E_TMP/dash.txt" | grep -c "^10\.0\.0\.[12] ")" = 2 ] &&
+	      [ -z "$(ls -A "$E2E_TMP/cwd")" ]'
+"$FLOWTOP" -r "$clock" -b --json -o - >"$E2E_TMP/dash.jsonl" 2>"$E2E_TMP/err"
+rc=$?
+check "-o - with --json: exit 2, the error alone on standard output" \
+	eval '[ "$rc" = 2 ] && [ "$(wc -l <"$E2E_TMP/dash.jsonl")" = 1 ] &&
+	      jqt ".error | test(\"one JSON object per line\")" "$E2E_TMP/dash.jsonl"'
+for d in /proc /sys; do
+	"$FLOWTOP" -r "$clock" -b -o "$d/x.csv" >"$E2E_TMP/out" 2>"$E2E_TMP/err"
+	rc=$?
+	check "-o $d/x.csv: exit 2 at start, nothing read" \
+		eval '[ "$rc" = 2 ] && [ ! -s "$E2E_TMP/out" ] && grep -q "cannot create a file in $d" "$E2E_TMP/err"'
+done
 # a stamp no clock of 64-bit nanoseconds can add a delay to (pcapng in whole seconds):
 # said, exit 2, and never a read without end (its output bounded by head, its time by
 # timeout: a hang is killed, and fails)

@@ -8,6 +8,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -402,6 +404,162 @@ static void test_snapshot_ignores_planted_symlinks(void)
 	snprintf(cmd, sizeof(cmd), "rm -f %s/snap/.s.txt.*.tmp", dir);
 	ASSERT_OK(system(cmd));
 	ASSERT_EQ(count_files(), 1);
+	unlink(path);
+}
+
+/* A FIFO is written as it is, the whole snapshot through it, and stays a FIFO; one that
+ * nobody reads is an error said, not a wait without end. */
+static void test_snapshot_to_fifo(void)
+{
+	char path[256], cmd[512], msg[256], buf[8192];
+	struct stat st;
+	ssize_t n;
+	size_t got = 0;
+	FILE *f;
+	int rd;
+
+	snprintf(path, sizeof(path), "%s/snap/fifo.json", dir);
+	ASSERT_OK(mkfifo(path, 0600));
+	rd = open(path, O_RDONLY | O_NONBLOCK); /* the reader; the snapshot fits the pipe */
+	ASSERT_TRUE(rd >= 0);
+	ASSERT_OK(snapshot_write(path, &rep, msg, sizeof(msg)));
+	while ((n = read(rd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	close(rd);
+	snprintf(cmd, sizeof(cmd), "%s/fifo.out", dir);
+	f = fopen(cmd, "w");
+	ASSERT_TRUE(f != NULL);
+	fputs(buf, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "jq -r '.hosts | length' %s/fifo.out", dir);
+	ASSERT_STREQ(sh(cmd), "3");
+	ASSERT_OK(lstat(path, &st));
+	ASSERT_TRUE(S_ISFIFO(st.st_mode));
+	ASSERT_EQ(snapshot_write(path, &rep, msg, sizeof(msg)), -ENXIO);
+	ASSERT_TRUE(strstr(msg, "fifo.json") && strstr(msg, "no process reads the FIFO"));
+	ASSERT_OK(lstat(path, &st));
+	ASSERT_TRUE(S_ISFIFO(st.st_mode));
+	unlink(path);
+	ASSERT_EQ(count_files(), 0); /* no temporary file left behind */
+}
+
+/* A character device is written as it is, never replaced: /dev/null takes it, /dev/full
+ * fails with ENOSPC, said, and both stay devices. */
+static void test_snapshot_to_char_device(void)
+{
+	char null[256], full[256], msg[256];
+	struct stat st;
+
+	snprintf(null, sizeof(null), "%s/snap/null", dir);
+	snprintf(full, sizeof(full), "%s/snap/full.csv", dir);
+	if (mknod(null, S_IFCHR | 0600, makedev(1, 3))) {
+		test_cannot_run("mknod needs CAP_MKNOD");
+		return;
+	}
+	ASSERT_OK(mknod(full, S_IFCHR | 0600, makedev(1, 7)));
+	ASSERT_OK(snapshot_check(null, msg, sizeof(msg)));
+	ASSERT_OK(snapshot_write(null, &rep, msg, sizeof(msg)));
+	ASSERT_OK(lstat(null, &st));
+	ASSERT_TRUE(S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3));
+	ASSERT_OK(snapshot_check(full, msg, sizeof(msg)));
+	ASSERT_EQ(snapshot_write(full, &rep, msg, sizeof(msg)), -ENOSPC);
+	ASSERT_TRUE(strstr(msg, "full.csv") && strstr(msg, "No space left on device"));
+	ASSERT_OK(lstat(full, &st));
+	ASSERT_TRUE(S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 7));
+	unlink(null);
+	unlink(full);
+	ASSERT_EQ(count_files(), 0);
+}
+
+/* A symbolic link is followed, as tcpdump -w follows it: the file it names is replaced
+ * (its mode kept) and the link stays a link; a link to a missing name creates it. */
+static void test_snapshot_follows_symlinks(void)
+{
+	char target[256], link[256], path[256], cmd[600], msg[256];
+	struct stat st;
+
+	snprintf(target, sizeof(target), "%s/snap/target.json", dir);
+	snprintf(link, sizeof(link), "%s/snap/link.json", dir);
+	snprintf(cmd, sizeof(cmd), "echo old > %s && chmod 0640 %s", target, target);
+	ASSERT_OK(system(cmd));
+	ASSERT_OK(symlink("target.json", link));
+	ASSERT_OK(snapshot_check(link, msg, sizeof(msg)));
+	ASSERT_OK(snapshot_write(link, &rep, msg, sizeof(msg)));
+	ASSERT_OK(lstat(link, &st));
+	ASSERT_TRUE(S_ISLNK(st.st_mode));
+	ASSERT_OK(stat(target, &st));
+	ASSERT_EQ(st.st_mode & 0777, 0640);
+	snprintf(cmd, sizeof(cmd), "jq -r '.hosts | length' %s", target);
+	ASSERT_STREQ(sh(cmd), "3");
+	unlink(link);
+	unlink(target);
+	/* a dangling link: its target is made */
+	snprintf(path, sizeof(path), "%s/snap/new.json", dir);
+	ASSERT_OK(symlink(path, link));
+	ASSERT_OK(snapshot_check(link, msg, sizeof(msg)));
+	ASSERT_OK(snapshot_write(link, &rep, msg, sizeof(msg)));
+	ASSERT_OK(lstat(link, &st));
+	ASSERT_TRUE(S_ISLNK(st.st_mode));
+	snprintf(cmd, sizeof(cmd), "jq -r '.hosts | length' %s", path);
+	ASSERT_STREQ(sh(cmd), "3");
+	unlink(link);
+	unlink(path);
+	ASSERT_EQ(count_files(), 0);
+}
+
+/* What cannot take a snapshot is refused, at start and at the write, and left as it
+ * was: a directory, a socket, a directory where no file can be created (/proc). */
+static void test_snapshot_refuses_other_kinds(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char path[256], msg[256];
+	struct stat st;
+	int s;
+
+	snprintf(path, sizeof(path), "%s/snap/d.csv", dir);
+	ASSERT_OK(mkdir(path, 0755));
+	ASSERT_EQ(snapshot_check(path, msg, sizeof(msg)), -EISDIR);
+	ASSERT_TRUE(strstr(msg, "Is a directory") != NULL);
+	rmdir(path);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/snap/sock.csv", dir);
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	ASSERT_OK(bind(s, (struct sockaddr *)&sa, sizeof(sa)));
+	ASSERT_EQ(snapshot_check(sa.sun_path, msg, sizeof(msg)), -EINVAL);
+	ASSERT_TRUE(strstr(msg, "it is a socket") != NULL);
+	ASSERT_EQ(snapshot_write(sa.sun_path, &rep, msg, sizeof(msg)), -EINVAL);
+	ASSERT_OK(lstat(sa.sun_path, &st));
+	ASSERT_TRUE(S_ISSOCK(st.st_mode));
+	close(s);
+	unlink(sa.sun_path);
+	ASSERT_EQ(count_files(), 0);
+	ASSERT_TRUE(snapshot_check("/proc/x.csv", msg, sizeof(msg)) < 0);
+	ASSERT_TRUE(strstr(msg, "cannot create a file in /proc") != NULL);
+}
+
+/* "-" is standard output: the snapshot written to it, whole, and no file named "-". */
+static void test_snapshot_dash_is_stdout(void)
+{
+	char msg[256], buf[4096];
+	int p[2], saved, ret;
+	ssize_t n;
+
+	ASSERT_OK(pipe(p));
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	ASSERT_TRUE(saved >= 0);
+	dup2(p[1], STDOUT_FILENO);
+	ret = snapshot_write("-", &rep, msg, sizeof(msg));
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(p[1]);
+	ASSERT_OK(ret);
+	n = read(p[0], buf, sizeof(buf) - 1);
+	close(p[0]);
+	ASSERT_TRUE(n > 0);
+	buf[n > 0 ? n : 0] = '\0';
+	ASSERT_TRUE(strstr(buf, "ADDRESS") && strstr(buf, "192.0.2.7"));
+	ASSERT_TRUE(access("-", F_OK) != 0);
 }
 
 /* A sample of BIG_HOSTS hosts, some 150 bytes of JSON each (90 KB): many times stdio's
@@ -593,6 +751,11 @@ int main(void)
 	RUN_TEST(test_snapshot_failure_leaves_target_alone);
 	RUN_TEST(test_snapshot_dir_sync_failure_says_what_is_written);
 	RUN_TEST(test_snapshot_ignores_planted_symlinks);
+	RUN_TEST(test_snapshot_to_fifo);
+	RUN_TEST(test_snapshot_to_char_device);
+	RUN_TEST(test_snapshot_follows_symlinks);
+	RUN_TEST(test_snapshot_refuses_other_kinds);
+	RUN_TEST(test_snapshot_dash_is_stdout);
 	RUN_TEST(test_send_is_one_write);
 	RUN_TEST(test_send_goes_on_after_short_writes_and_signals);
 	RUN_TEST(test_send_says_epipe);
