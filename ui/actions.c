@@ -182,7 +182,7 @@ static unsigned act_page_down(struct ui *u)
 
 static unsigned act_home(struct ui *u)
 {
-	view_select(ui_view(u), -(long)ui_view(u)->nrows, page_rows());
+	view_home(ui_view(u)); /* and the top shown from now on */
 	return REACT_FOLLOW;
 }
 
@@ -208,7 +208,7 @@ static unsigned open_group(struct ui *u)
 	u->in_group = true;
 	u->main.member_of = &u->group;
 	u->main.member_key = r->host.addr;
-	u->main.selected = u->main.top = 0;
+	view_home(&u->main);
 	snprintf(u->group_title, sizeof(u->group_title), "%s", r->label);
 	return REACT_REBUILD;
 }
@@ -217,7 +217,7 @@ static void close_group(struct ui *u)
 {
 	u->in_group = false;
 	u->main.member_of = NULL;
-	u->main.selected = u->main.top = 0;
+	view_home(&u->main);
 }
 
 /* 'a': hosts, then prefixes, then ASes, then countries, then hosts again. */
@@ -229,7 +229,7 @@ static unsigned act_group(struct ui *u)
 	}
 	close_group(u);
 	u->group.by = (enum group_by)((u->group.by + 1) % (GROUP_COUNTRY + 1));
-	u->group_view.selected = u->group_view.top = 0;
+	view_home(&u->group_view);
 	u->group_view.totals = u->main.totals;
 	u->group_view.bits = u->main.bits;
 	if (!column_in_view(u->group_view.sort, view_columns(&u->group_view) | VIEW_GROUPS))
@@ -400,6 +400,7 @@ unsigned ui_table_mouse(struct ui *u)
 		double now = ui_now();
 
 		ui_view(u)->selected = r;
+		ui_view(u)->held = true;
 		view_select(ui_view(u), 0, page);
 		if (r == u->last_click_row && now - u->last_click < DOUBLE_CLICK_S) {
 			now = 0; /* a third press starts over */

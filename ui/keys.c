@@ -42,7 +42,7 @@ const struct key_binding key_bindings[] = {
 	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", ACT_DOWN },
 	{ { KEY_PPAGE }, "PgUp", "one page up", ACT_PAGE_UP },
 	{ { KEY_NPAGE }, "PgDn", "one page down", ACT_PAGE_DOWN },
-	{ { KEY_HOME }, "Home", "first row", ACT_HOME },
+	{ { KEY_HOME }, "Home", "first row, and the top from then on", ACT_HOME },
 	{ { KEY_END }, "End", "last row", ACT_END },
 	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", ACT_REDRAW },
 };

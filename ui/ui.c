@@ -190,7 +190,7 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 static void started_over(struct ui *u)
 {
 	u->iface_lost = false;
-	ui_view(u)->selected = ui_view(u)->top = 0;
+	view_home(ui_view(u));
 	graph_clear(&u->graph);
 	u->attached_at = u->last_sample = ui_now();
 	capture_cost_ns(u->cap);

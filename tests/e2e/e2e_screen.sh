@@ -6,7 +6,7 @@
 # decays to blank when its host goes quiet, and mouse presses typed as the terminal
 # would send them (X10 encoding).
 . "$(dirname "$0")/lib.sh"
-need_root 26
+need_root 28
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 command -v python3 >/dev/null || { fail "python3 is not installed"; summary; exit; }
 
@@ -168,4 +168,29 @@ tmux_server nocolor
 tm new-session -d -s "$S" -x 120 -y 30 \
 	"env NO_COLOR=1 ip netns exec $b $FLOWTOP -i $vb -d 0.1"
 check "NO_COLOR=1: auto draws without colour" wait_for 10 eval 'shows "^steady.flowtop.test " && ! has_colour'
+
+# ---- a replay as fast as it goes: rows come and go under the scroll ----
+# nothing selected, the table shows its top at the end: the busiest host first, as a 'd'
+# dump lists them (the first host seen, once followed down the table, hid the busiest)
+mkdir "$E2E_TMP/dumps"
+tmux_server replay
+tm new-session -d -s "$S" -x 130 -y 40 -c "$E2E_TMP/dumps" \
+	"$FLOWTOP -N -r $CORPUS/pcap/ndpi-gnutella.pcap --speed 0"
+# dump_first: 'd', Enter on the name offered, and the first row of the file written
+dump_first() {
+	local f
+	rm -f "$E2E_TMP"/dumps/*
+	keys d
+	seen 'shows "^Dump to "' && keys Enter && seen 'shows "wrote [0-9]* rows to "' &&
+		f=$(ls "$E2E_TMP"/dumps/*) && awk '/^ADDRESS/ { on = 1; next } on { print $1; exit }' "$f"
+}
+wait_for 20 shows 'end of capture'
+first=$(dump_first)
+check "a replay's end: the first row is the busiest, as a dump's ($first)" \
+	eval '[ -n "$first" ] && [ "$(rows | head -n 1)" = "$first" ]'
+keys t
+seen 'shows "RX BYTES v"'
+first=$(dump_first)
+check "and in totals the top talker too ($first)" \
+	eval '[ "$first" = 10.0.2.15 ] && [ "$(rows | head -n 1)" = "$first" ]'
 summary
