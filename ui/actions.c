@@ -57,8 +57,7 @@ static unsigned act_reverse(struct ui *u)
 
 static unsigned act_filter(struct ui *u)
 {
-	u->prompt = PROMPT_FILTER;
-	snprintf(u->input, sizeof(u->input), "%s", ui_view(u)->filter.text);
+	ui_prompt(u, PROMPT_FILTER, ui_view(u)->filter.text);
 	return REACT_NONE;
 }
 
@@ -79,15 +78,16 @@ static unsigned act_expr(struct ui *u)
 		ui_status(u, "a capture file's expression is given at start");
 		return REACT_NONE;
 	}
-	u->prompt = PROMPT_EXPR;
-	snprintf(u->input, sizeof(u->input), "%s", now ? now : "");
+	ui_prompt(u, PROMPT_EXPR, now);
 	return REACT_NONE;
 }
 
 static unsigned act_dump(struct ui *u)
 {
-	u->prompt = PROMPT_DUMP;
-	ui_default_dump_name(u);
+	char name[LINEEDIT_MAX + 1];
+
+	ui_default_dump_name(u, name, sizeof(name));
+	ui_prompt(u, PROMPT_DUMP, name);
 	return REACT_NONE;
 }
 
@@ -298,14 +298,20 @@ static unsigned act_open(struct ui *u)
 	return REACT_REBUILD;
 }
 
+/* Esc: back from the conversations or a group's hosts; on the table itself, the
+ * filter cleared, as the help says of '/'. */
 static unsigned act_back(struct ui *u)
 {
-	if (u->conv)
+	if (u->conv) {
 		ui_close_conversations(u);
-	else if (u->in_group)
+	} else if (u->in_group) {
 		close_group(u);
-	else
+	} else if (ui_view(u)->filter.kind != FILTER_NONE) {
+		memset(&ui_view(u)->filter, 0, sizeof(ui_view(u)->filter));
+		ui_status(u, "filter cleared");
+	} else {
 		return REACT_NONE;
+	}
 	return REACT_REBUILD;
 }
 

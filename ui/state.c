@@ -160,12 +160,18 @@ void ui_follow_links(struct ui *u)
 	u->main.link_names[LINK_BIT_OTHER] = "other";
 }
 
-void ui_default_dump_name(struct ui *u)
+void ui_default_dump_name(struct ui *u, char *buf, size_t len)
 {
 	if (u->opts->snapshot)
-		snprintf(u->input, sizeof(u->input), "%s", u->opts->snapshot);
+		snprintf(buf, len, "%s", u->opts->snapshot);
 	else
-		snapshot_default_name(capture_name(u->cap), u->input, sizeof(u->input));
+		snapshot_default_name(capture_name(u->cap), buf, len);
+}
+
+void ui_prompt(struct ui *u, enum prompt_kind kind, const char *old)
+{
+	u->prompt = kind;
+	lineedit_start(&u->edit, old, &u->history[kind]);
 }
 
 const char *ui_expression(struct ui *u)

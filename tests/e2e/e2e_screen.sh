@@ -6,7 +6,7 @@
 # decays to blank when its host goes quiet, and mouse presses typed as the terminal
 # would send them (X10 encoding).
 . "$(dirname "$0")/lib.sh"
-need_root 28
+need_root 34
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 command -v python3 >/dev/null || { fail "python3 is not installed"; summary; exit; }
 
@@ -162,6 +162,30 @@ check "the C locale's sparkline is ASCII" \
 click 0 "$(title_y)"
 toggle_graph
 check "--no-mouse: a click sorts nothing" eval '! shows "^ADDRESS ^"'
+
+# the prompts edit a line: the old value offered (typing replaces it), Ctrl-U, history;
+# Esc on the table clears the filter
+only() { [ "$(rows | tr '\n' ' ')" = "$1 " ]; }
+prompt_is() { screen | grep -q "^Filter (CIDR, address, text): *$1\$"; } # no trailing blank
+keys / 10.78.0.4 Enter
+wait_for 5 only 10.78.0.4
+keys /
+seen 'prompt_is 10.78.0.4'
+keys 10.78.0.5 Enter
+check "'/' offers the filter, and typing replaces it" seen 'only 10.78.0.5'
+keys / End C-u
+check "Ctrl-U kills the line before the cursor" seen 'prompt_is ""'
+keys 10.78.0.6 Enter
+check "then the text typed is the filter" seen 'only 10.78.0.6'
+keys / Left Left C-w
+check "Ctrl-W kills the word before the cursor, Left kept the old value" seen 'prompt_is "\\.6"'
+keys Escape
+seen '! shows "^Filter "'
+keys / Up Up Enter
+check "Up recalls the values entered before" seen 'only 10.78.0.5'
+keys Escape
+check "Esc on the table clears the filter" \
+	seen 'shows "filter cleared" && rows | grep -q "^steady.flowtop.test$" && [ "$(rows | wc -l)" -ge 5 ]'
 
 # ---- NO_COLOR with --color=auto ----
 tmux_server nocolor
