@@ -57,8 +57,7 @@ static unsigned act_reverse(struct ui *u)
 
 static unsigned act_filter(struct ui *u)
 {
-	u->prompt = PROMPT_FILTER;
-	snprintf(u->input, sizeof(u->input), "%s", ui_view(u)->filter.text);
+	ui_prompt(u, PROMPT_FILTER, ui_view(u)->filter.text);
 	return REACT_NONE;
 }
 
@@ -79,15 +78,16 @@ static unsigned act_expr(struct ui *u)
 		ui_status(u, "a capture file's expression is given at start");
 		return REACT_NONE;
 	}
-	u->prompt = PROMPT_EXPR;
-	snprintf(u->input, sizeof(u->input), "%s", now ? now : "");
+	ui_prompt(u, PROMPT_EXPR, now);
 	return REACT_NONE;
 }
 
 static unsigned act_dump(struct ui *u)
 {
-	u->prompt = PROMPT_DUMP;
-	ui_default_dump_name(u);
+	char name[LINEEDIT_MAX + 1];
+
+	ui_default_dump_name(u, name, sizeof(name));
+	ui_prompt(u, PROMPT_DUMP, name);
 	return REACT_NONE;
 }
 
@@ -182,7 +182,7 @@ static unsigned act_page_down(struct ui *u)
 
 static unsigned act_home(struct ui *u)
 {
-	view_select(ui_view(u), -(long)ui_view(u)->nrows, page_rows());
+	view_home(ui_view(u)); /* and the top shown from now on */
 	return REACT_FOLLOW;
 }
 
@@ -208,7 +208,7 @@ static unsigned open_group(struct ui *u)
 	u->in_group = true;
 	u->main.member_of = &u->group;
 	u->main.member_key = r->host.addr;
-	u->main.selected = u->main.top = 0;
+	view_home(&u->main);
 	snprintf(u->group_title, sizeof(u->group_title), "%s", r->label);
 	return REACT_REBUILD;
 }
@@ -217,7 +217,7 @@ static void close_group(struct ui *u)
 {
 	u->in_group = false;
 	u->main.member_of = NULL;
-	u->main.selected = u->main.top = 0;
+	view_home(&u->main);
 }
 
 /* 'a': hosts, then prefixes, then ASes, then countries, then hosts again. */
@@ -229,7 +229,7 @@ static unsigned act_group(struct ui *u)
 	}
 	close_group(u);
 	u->group.by = (enum group_by)((u->group.by + 1) % (GROUP_COUNTRY + 1));
-	u->group_view.selected = u->group_view.top = 0;
+	view_home(&u->group_view);
 	u->group_view.totals = u->main.totals;
 	u->group_view.bits = u->main.bits;
 	if (!column_in_view(u->group_view.sort, view_columns(&u->group_view) | VIEW_GROUPS))
@@ -298,14 +298,20 @@ static unsigned act_open(struct ui *u)
 	return REACT_REBUILD;
 }
 
+/* Esc: back from the conversations or a group's hosts; on the table itself, the
+ * filter cleared, as the help says of '/'. */
 static unsigned act_back(struct ui *u)
 {
-	if (u->conv)
+	if (u->conv) {
 		ui_close_conversations(u);
-	else if (u->in_group)
+	} else if (u->in_group) {
 		close_group(u);
-	else
+	} else if (ui_view(u)->filter.kind != FILTER_NONE) {
+		memset(&ui_view(u)->filter, 0, sizeof(ui_view(u)->filter));
+		ui_status(u, "filter cleared");
+	} else {
 		return REACT_NONE;
+	}
 	return REACT_REBUILD;
 }
 
@@ -400,6 +406,7 @@ unsigned ui_table_mouse(struct ui *u)
 		double now = ui_now();
 
 		ui_view(u)->selected = r;
+		ui_view(u)->held = true;
 		view_select(ui_view(u), 0, page);
 		if (r == u->last_click_row && now - u->last_click < DOUBLE_CLICK_S) {
 			now = 0; /* a third press starts over */

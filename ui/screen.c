@@ -452,6 +452,31 @@ static void draw_table(const struct screen_state *s, int y0)
 					: "no traffic yet");
 }
 
+static int prompt_cursor_x; /* where draw_prompt() left the cursor */
+
+/* The prompt's label and line, the line scrolled to keep the cursor in view, an offered
+ * old value in reverse video. */
+static void draw_prompt(const struct screen_state *s)
+{
+	const char *text = s->prompt_text ? s->prompt_text : "";
+	int label = (int)strlen(s->prompt), room = COLS - label - 1, cur = (int)s->prompt_cursor;
+	int from = 0;
+
+	mvprintw(LINES - 2, 0, "%.*s", COLS, s->prompt);
+	if (room < 1) {
+		prompt_cursor_x = COLS - 1;
+		return;
+	}
+	if (cur > room)
+		from = cur - room;
+	if (s->prompt_offered)
+		attron(A_REVERSE);
+	printw("%.*s", room + 1, text + from);
+	if (s->prompt_offered)
+		attroff(A_REVERSE);
+	prompt_cursor_x = label + cur - from;
+}
+
 static void draw_footer(const struct screen_state *s)
 {
 	static const char keys[] = " h Help  q Quit  < > Sort  r Rev  / Filter  i Iface  d Dump  "
@@ -460,7 +485,7 @@ static void draw_footer(const struct screen_state *s)
 	move(LINES - 2, 0);
 	clrtoeol();
 	if (s->prompt) {
-		mvprintw(LINES - 2, 0, "%s", s->prompt);
+		draw_prompt(s);
 		curs_set(1);
 	} else {
 		curs_set(0);
@@ -472,7 +497,7 @@ static void draw_footer(const struct screen_state *s)
 	mvprintw(LINES - 1, 0, "%.*s", COLS, keys);
 	attroff(theme_attr(THEME_BAR_LINE));
 	if (s->prompt)
-		move(LINES - 2, (int)strlen(s->prompt) < COLS ? (int)strlen(s->prompt) : COLS - 1);
+		move(LINES - 2, prompt_cursor_x);
 }
 
 /* A box in the middle of the screen, clipped to it. */

@@ -32,7 +32,10 @@ struct screen_state {
 	double elapsed;			 /* seconds since attaching */
 	double cost_ns;			 /* filter cost per frame, < 0 unknown */
 	const char *status;		 /* the status line, or NULL */
-	const char *prompt;		 /* "Filter: 10.0" while typing, or NULL */
+	const char *prompt;		 /* "Filter: " while a prompt is open, or NULL */
+	const char *prompt_text;	 /* its line */
+	size_t prompt_cursor;		 /* the cursor's place in it */
+	bool prompt_offered;		 /* the line is the old value, shown selected */
 	const struct graph *graph;	 /* the header's traffic graph (see screen_set_graph) */
 	const char *conv_focus;		 /* the conversation view's focus, or NULL: every host */
 	const char *rows_are;		 /* "by AS", "hosts of AS15169 GOOGLE", or NULL */

@@ -104,16 +104,15 @@ void ui_build(struct ui *u, size_t want)
 
 	bool geo = ui_view(u) == &u->main && u->main.optional;
 
-	if (!want)
-		want = ui_view(u)->paused ? VIEW_PAUSED_ROWS : view_want(ui_view(u), page);
+	if (!want && ui_view(u)->paused)
+		want = VIEW_PAUSED_ROWS;
 	if (geo && (u->main.sort == COL_AS || u->main.sort == COL_CC ||
 		    u->main.filter.kind == FILTER_TEXT)) /* a sort or a filter by them */
 		ui_locate(u, true);
-	if (view_build(ui_view(u), shown_hosts(u), want, ui_name_of, u))
+	if (view_refresh(ui_view(u), shown_hosts(u), want, page, ui_name_of, u))
 		ui_status(u, "out of memory building the rows");
 	if (geo)
 		ui_locate(u, false);
-	view_select(ui_view(u), 0, page);
 }
 
 void ui_rebuild(struct ui *u)
@@ -161,12 +160,18 @@ void ui_follow_links(struct ui *u)
 	u->main.link_names[LINK_BIT_OTHER] = "other";
 }
 
-void ui_default_dump_name(struct ui *u)
+void ui_default_dump_name(struct ui *u, char *buf, size_t len)
 {
 	if (u->opts->snapshot)
-		snprintf(u->input, sizeof(u->input), "%s", u->opts->snapshot);
+		snprintf(buf, len, "%s", u->opts->snapshot);
 	else
-		snapshot_default_name(capture_name(u->cap), u->input, sizeof(u->input));
+		snapshot_default_name(capture_name(u->cap), buf, len);
+}
+
+void ui_prompt(struct ui *u, enum prompt_kind kind, const char *old)
+{
+	u->prompt = kind;
+	lineedit_start(&u->edit, old, &u->history[kind]);
 }
 
 const char *ui_expression(struct ui *u)

@@ -79,12 +79,13 @@ static void draw(struct ui *u)
 
 	screen_set_graph(ui_graph_on(u));
 	if (u->prompt != PROMPT_NONE) {
-		snprintf(u->prompt_line, sizeof(u->prompt_line), "%s%s",
-			 u->prompt == PROMPT_FILTER ? "Filter (CIDR, address, text): "
-			 : u->prompt == PROMPT_EXPR ? "Count only (tcpdump's syntax; empty: all): "
-						    : "Dump to (.json, .csv, text): ",
-			 u->input);
-		s.prompt = u->prompt_line;
+		s.prompt = u->prompt == PROMPT_FILTER ? "Filter (CIDR, address, text): "
+			   : u->prompt == PROMPT_EXPR
+			       ? "Count only (tcpdump's syntax; empty: all): "
+			       : "Dump to (.json, .csv, text): ";
+		s.prompt_text = u->edit.buf;
+		s.prompt_cursor = u->edit.cursor;
+		s.prompt_offered = u->edit.offered;
 	}
 	screen_draw(&s);
 }
@@ -194,7 +195,7 @@ static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errle
 static void started_over(struct ui *u)
 {
 	u->iface_lost = false;
-	ui_view(u)->selected = ui_view(u)->top = 0;
+	view_home(ui_view(u));
 	graph_clear(&u->graph);
 	u->attached_at = u->last_sample = ui_now();
 	capture_cost_ns(u->cap);
@@ -243,7 +244,7 @@ static void prompt_done(struct ui *u)
 	if (u->prompt == PROMPT_FILTER) {
 		struct filter f;
 
-		if (filter_parse(u->input, &f, err, sizeof(err))) {
+		if (filter_parse(u->edit.buf, &f, err, sizeof(err))) {
 			ui_status(u, "%s", err);
 		} else {
 			ui_view(u)->filter = f;
@@ -253,34 +254,33 @@ static void prompt_done(struct ui *u)
 				ui_status(u, "filter: %s (%zu rows)", f.text, ui_view(u)->nrows);
 		}
 	} else if (u->prompt == PROMPT_EXPR) {
-		count_only(u, u->input);
-	} else if (dump(u, u->input, &written, err, sizeof(err))) {
+		count_only(u, u->edit.buf);
+	} else if (dump(u, u->edit.buf, &written, err, sizeof(err))) {
 		ui_status(u, "%s", err);
 	} else {
 		ui_status(u, "wrote %zu%s rows to %s", written, of_rows(u, written, of, sizeof(of)),
-			  u->input);
+			  u->edit.buf);
 	}
 	u->prompt = PROMPT_NONE;
 }
 
+/* A key while a prompt is open: the line editor's, Enter and Esc ours. */
 static void prompt_key(struct ui *u, int ch)
 {
-	size_t len = strlen(u->input);
-
-	if (ch == KEY_ESC) {
+	switch (lineedit_key(&u->edit, ch)) {
+	case LINEEDIT_ESCAPE:
 		if (u->prompt == PROMPT_FILTER) { /* Esc clears the filter */
 			memset(&ui_view(u)->filter, 0, sizeof(ui_view(u)->filter));
 			ui_rebuild(u);
 		}
 		u->prompt = PROMPT_NONE;
-	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		break;
+	case LINEEDIT_ENTER:
+		lineedit_remember(&u->history[u->prompt], u->edit.buf);
 		prompt_done(u);
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		if (len)
-			u->input[len - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && len < PROMPT_MAX) {
-		u->input[len] = (char)ch;
-		u->input[len + 1] = '\0';
+		break;
+	case LINEEDIT_EDITING:
+		break;
 	}
 }
 
@@ -382,11 +382,10 @@ static void link_check(struct ui *u)
 /* SIGUSR1: a snapshot of the rows, and the screen goes on. */
 static void usr1_dump(struct ui *u)
 {
-	char path[PROMPT_MAX + 1], err[512], of[32];
+	char path[LINEEDIT_MAX + 1], err[512], of[32];
 	size_t written;
 
-	ui_default_dump_name(u);
-	snprintf(path, sizeof(path), "%s", u->input);
+	ui_default_dump_name(u, path, sizeof(path));
 	if (dump(u, path, &written, err, sizeof(err)))
 		ui_status(u, "%s", err);
 	else

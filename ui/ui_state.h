@@ -16,12 +16,11 @@
 #include "dns.h"
 #include "fmt.h"
 #include "graph.h"
+#include "lineedit.h"
 #include "pcapfile.h"
 #include "playback.h"
 #include "screen.h"
 #include "view.h"
-
-#define PROMPT_MAX 200
 
 enum graph_mode {
 	GRAPH_AUTO, /* on when the terminal is tall enough */
@@ -33,7 +32,8 @@ enum prompt_kind {
 	PROMPT_NONE,
 	PROMPT_FILTER,
 	PROMPT_DUMP,
-	PROMPT_EXPR
+	PROMPT_EXPR,
+	PROMPT__COUNT
 };
 
 struct ui {
@@ -58,8 +58,8 @@ struct ui {
 	char status[512];
 	double status_until; /* monotonic seconds */
 	enum prompt_kind prompt;
-	char input[PROMPT_MAX + 1];
-	char prompt_line[PROMPT_MAX + 48];
+	struct lineedit edit;				/* the open prompt's line */
+	struct lineedit_history history[PROMPT__COUNT]; /* each prompt's last values */
 	bool help;
 	int picker_count, picker_selected;
 	char picker_names[PICKER_MAX][IF_NAMESIZE];
@@ -106,7 +106,9 @@ void ui_follow(struct ui *u);
 void ui_locate(struct ui *u, bool every_host);
 bool ui_graph_on(const struct ui *u);
 /* The file a dump goes to unless edited: -o, or flowtop-IFACE-DATE-TIME.txt. */
-void ui_default_dump_name(struct ui *u);
+void ui_default_dump_name(struct ui *u, char *buf, size_t len);
+/* Opens a prompt, old offered on its line (NULL: none). */
+void ui_prompt(struct ui *u, enum prompt_kind kind, const char *old);
 /* The main view's IFACE column and names, after an attach or a sample. */
 void ui_follow_links(struct ui *u);
 /* The filter expression the counts are of: live, the capture's; a file's, -r's. */

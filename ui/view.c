@@ -127,14 +127,22 @@ void view_fill_geo(const struct view *v, struct row *r)
 int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg)
 {
 	struct pick_order order = { v->sort == COL_ADDR, v->reverse };
-	size_t n = hosttab_count(t), i, kept = 0;
-	bool had_selection = v->selected < v->nbuilt;
-	struct flow_key selected_key;
+	size_t n = hosttab_count(t), i, kept = 0, before = 0;
 	double counted = hosttab_total_rate(t, 2);
 	struct topk_heap heap;
+	struct view_pick held = { 0 };
 
-	if (had_selection)
-		selected_key = v->rows[v->selected].host.addr;
+	/* the held host's place is the count of the hosts that sort before it, found in
+	 * the same pass: it may have gone past the rows built */
+	if (v->held && v->selected < v->nbuilt) {
+		held.host = hosttab_find(t, &v->rows[v->selected].host.addr);
+		if (held.host && !passes(v, held.host, name, arg))
+			held.host = NULL;
+		if (held.host) {
+			held.addr = held.host->addr;
+			held.key = order.by_addr ? 0 : column_key(v->sort, t, held.host);
+		}
+	}
 	if (reserve((void **)&v->picks, &v->picks_cap, want < n ? want : n, sizeof(*v->picks)))
 		return -ENOMEM;
 	heap = (struct topk_heap){ v->picks, sizeof(*v->picks), want, 0, pick_cmp, &order };
@@ -150,6 +158,8 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 		p.key = order.by_addr ? 0 : column_key(v->sort, t, h);
 		topk_offer(&heap, &p);
 		kept++;
+		if (held.host && pick_cmp(&p, &held, &order) < 0)
+			before++;
 	}
 	topk_finish(&heap);
 	want = heap.n;
@@ -173,15 +183,24 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 	}
 	v->nrows = kept;
 	v->nbuilt = want;
-	if (had_selection) {
-		for (i = 0; i < want; i++)
-			if (!memcmp(&v->rows[i].host.addr, &selected_key, sizeof(selected_key)))
-				break;
-		v->selected = i < want ? i : (v->selected < want ? v->selected : 0);
-	} else if (v->selected >= kept) { /* past the rows built: keep it if it still exists */
+	if (!v->held)
+		v->selected = v->top = 0;
+	else if (held.host)
+		v->selected = before;
+	else if (v->selected >= kept) /* its host gone: the row at its place, or the last */
 		v->selected = kept ? kept - 1 : 0;
-	}
 	return 0;
+}
+
+int view_refresh(struct view *v, const struct hosttab *t, size_t want, size_t page,
+		 view_name_fn name, void *arg)
+{
+	int err = view_build(v, t, want ? want : view_want(v, page), name, arg);
+
+	if (!err && !want && v->selected >= v->nbuilt && v->selected < v->nrows)
+		err = view_build(v, t, view_want(v, page), name, arg);
+	view_select(v, 0, page);
+	return err;
 }
 
 void view_move_sort(struct view *v, int dir)
@@ -205,10 +224,20 @@ void view_select(struct view *v, long delta, size_t page)
 	if (s < 0)
 		s = 0;
 	v->selected = (size_t)s;
+	if (delta)
+		v->held = true;
+	if (page && v->top + page > (size_t)n) /* fewer rows: the page full again */
+		v->top = (size_t)n > page ? (size_t)n - page : 0;
 	if (v->selected < v->top)
 		v->top = v->selected;
 	if (page && v->selected >= v->top + page)
 		v->top = v->selected - page + 1;
+}
+
+void view_home(struct view *v)
+{
+	v->selected = v->top = 0;
+	v->held = false;
 }
 
 size_t view_want(const struct view *v, size_t page)

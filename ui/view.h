@@ -39,6 +39,9 @@ struct view {
 	unsigned per_frame;	 /* entries each frame is in, for SHARE: 2 in the host table
 				  * (source, destination), 1 in a conversation's peers */
 	size_t selected;	 /* row index */
+	bool held;		 /* the selection was moved (keys, a click): it stays on its
+				  * host as the rows move, the scroll with it; else it is the
+				  * first row and the top is shown */
 	size_t top;		 /* first row shown */
 	size_t nrows;		 /* hosts that pass the filter */
 	struct row *rows;	 /* the first nbuilt of them, in order */
@@ -64,9 +67,17 @@ void view_init(struct view *v);
 void view_free(struct view *v);
 
 /* Rebuilds the rows: filter, sort, then the first `want` rows (at least the selection
- * and a page past the top) with their rates and names. Keeps the selection on the
- * same host when it is still there. 0 or -ENOMEM. */
+ * and a page past the top) with their rates and names. A held selection stays on its
+ * host while it passes the filter, wherever it went (selected may then be past the rows
+ * built: see view_refresh()); else the first row is selected and the top shown. 0 or
+ * -ENOMEM. */
 int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg);
+
+/* The rows a screen of `page` rows needs (want 0: view_want()'s, else want), built
+ * again when the held selection's host went past them, and the page moved to show the
+ * selection. 0 or -ENOMEM. */
+int view_refresh(struct view *v, const struct hosttab *t, size_t want, size_t page,
+		 view_name_fn name, void *arg);
 
 /* A host row's AS and CC cells from its host's geo (looked up by the caller). */
 void view_fill_geo(const struct view *v, struct row *r);
@@ -79,8 +90,13 @@ void view_move_sort(struct view *v, int dir);
 #define VIEW_PAUSED_ROWS 10000
 
 /* Moves the selection by delta rows (clamped to the rows there are, or when paused to
- * those built), keeping it in a window of `page` rows. */
+ * those built), keeping it in a window of `page` rows, a full one when the rows reach
+ * that far; a move holds the selection (see held). */
 void view_select(struct view *v, long delta, size_t page);
+
+/* The selection back on the first row, not held: the top is shown as rows come and go
+ * (Home, counting started over, another table). */
+void view_home(struct view *v);
 
 /* Rows to build so that the page from the top and the selection are there. */
 size_t view_want(const struct view *v, size_t page);

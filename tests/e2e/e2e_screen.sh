@@ -6,7 +6,7 @@
 # decays to blank when its host goes quiet, and mouse presses typed as the terminal
 # would send them (X10 encoding).
 . "$(dirname "$0")/lib.sh"
-need_root 26
+need_root 34
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 command -v python3 >/dev/null || { fail "python3 is not installed"; summary; exit; }
 
@@ -163,9 +163,58 @@ click 0 "$(title_y)"
 toggle_graph
 check "--no-mouse: a click sorts nothing" eval '! shows "^ADDRESS ^"'
 
+# the prompts edit a line: the old value offered (typing replaces it), Ctrl-U, history;
+# Esc on the table clears the filter
+only() { [ "$(rows | tr '\n' ' ')" = "$1 " ]; }
+prompt_is() { screen | grep -q "^Filter (CIDR, address, text): *$1\$"; } # no trailing blank
+keys / 10.78.0.4 Enter
+wait_for 5 only 10.78.0.4
+keys /
+seen 'prompt_is 10.78.0.4'
+keys 10.78.0.5 Enter
+check "'/' offers the filter, and typing replaces it" seen 'only 10.78.0.5'
+keys / End C-u
+check "Ctrl-U kills the line before the cursor" seen 'prompt_is ""'
+keys 10.78.0.6 Enter
+check "then the text typed is the filter" seen 'only 10.78.0.6'
+keys / Left Left C-w
+check "Ctrl-W kills the word before the cursor, Left kept the old value" seen 'prompt_is "\\.6"'
+keys Escape
+seen '! shows "^Filter "'
+keys / Up Up Enter
+check "Up recalls the values entered before" seen 'only 10.78.0.5'
+keys Escape
+check "Esc on the table clears the filter" \
+	seen 'shows "filter cleared" && rows | grep -q "^steady.flowtop.test$" && [ "$(rows | wc -l)" -ge 5 ]'
+
 # ---- NO_COLOR with --color=auto ----
 tmux_server nocolor
 tm new-session -d -s "$S" -x 120 -y 30 \
 	"env NO_COLOR=1 ip netns exec $b $FLOWTOP -i $vb -d 0.1"
 check "NO_COLOR=1: auto draws without colour" wait_for 10 eval 'shows "^steady.flowtop.test " && ! has_colour'
+
+# ---- a replay as fast as it goes: rows come and go under the scroll ----
+# nothing selected, the table shows its top at the end: the busiest host first, as a 'd'
+# dump lists them (the first host seen, once followed down the table, hid the busiest)
+mkdir "$E2E_TMP/dumps"
+tmux_server replay
+tm new-session -d -s "$S" -x 130 -y 40 -c "$E2E_TMP/dumps" \
+	"$FLOWTOP -N -r $CORPUS/pcap/ndpi-gnutella.pcap --speed 0"
+# dump_first: 'd', Enter on the name offered, and the first row of the file written
+dump_first() {
+	local f
+	rm -f "$E2E_TMP"/dumps/*
+	keys d
+	seen 'shows "^Dump to "' && keys Enter && seen 'shows "wrote [0-9]* rows to "' &&
+		f=$(ls "$E2E_TMP"/dumps/*) && awk '/^ADDRESS/ { on = 1; next } on { print $1; exit }' "$f"
+}
+wait_for 20 shows 'end of capture'
+first=$(dump_first)
+check "a replay's end: the first row is the busiest, as a dump's ($first)" \
+	eval '[ -n "$first" ] && [ "$(rows | head -n 1)" = "$first" ]'
+keys t
+seen 'shows "RX BYTES v"'
+first=$(dump_first)
+check "and in totals the top talker too ($first)" \
+	eval '[ "$first" = 10.0.2.15 ] && [ "$(rows | head -n 1)" = "$first" ]'
 summary

@@ -281,7 +281,7 @@ static void test_view_filter_sort_select(void)
 	ASSERT_EQ(v.nrows, 4);
 	ASSERT_STREQ(shown(&v.rows[0]), "2001:db8::1"); /* the most received first */
 	ASSERT_STREQ(shown(&v.rows[3]), "10.0.0.1");
-	v.selected = 2; /* 10.0.0.2 */
+	view_select(&v, 2, 10); /* 10.0.0.2, held */
 	ASSERT_STREQ(shown(&v.rows[2]), "10.0.0.2");
 	v.reverse = true;
 	ASSERT_OK(view_build(&v, t, 10, NULL, NULL));
@@ -402,6 +402,108 @@ static void test_view_builds_only_what_is_shown(void)
 	hosttab_free(t);
 }
 
+/* A sample of 1 s in which host 10.0.0.i (1..30) receives bytes(i) bytes. */
+static void sample30(struct hosttab *t, uint64_t (*bytes)(int i))
+{
+	int i;
+
+	for (i = 1; i <= 30; i++) {
+		struct flow_key k = key("10.0.0.0");
+
+		k.addr[15] = (uint8_t)i;
+		if (bytes(i))
+			hosttab_add_frame(t, &k, 0, bytes(i), 0);
+	}
+	hosttab_end(t, 1.0);
+}
+
+static uint64_t low_first(int i)
+{
+	return (uint64_t)(31 - i) * 100; /* 10.0.0.1 the busiest */
+}
+
+static uint64_t first_falls(int i)
+{
+	return i == 1 ? 2150 : low_first(i); /* .1 between .9 and .10 */
+}
+
+static uint64_t low_quiet(int i)
+{
+	return i <= 5 ? 0 : (uint64_t)i * 1000; /* 10.0.0.30 the busiest, .1 to .5 last */
+}
+
+/* The rows come and go under the scroll: with no selection made the top is shown; a
+ * selection made stays on its host and the page follows it, even past the rows built;
+ * fewer rows, the page is full again. */
+static void test_view_scroll_follows_rows(void)
+{
+	const size_t page = 5;
+	struct hosttab *t = hosttab_new(64);
+	char err[64];
+	struct view v;
+
+	view_init(&v);
+	sample30(t, low_first);
+	sample30(t, low_first);
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_STREQ(shown(&v.rows[0]), "10.0.0.1");
+	ASSERT_TRUE(v.selected == 0 && v.top == 0);
+	/* .1 slows down: it sinks to row 8, the top stays with the busiest */
+	sample30(t, first_falls);
+	sample30(t, first_falls);
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_STREQ(shown(&v.rows[8]), "10.0.0.1");
+	ASSERT_EQ(v.top, 0);
+	ASSERT_EQ(v.selected, 0);
+	ASSERT_STREQ(shown(&v.rows[0]), "10.0.0.2");
+	/* and to the bottom */
+	sample30(t, low_quiet);
+	sample30(t, low_quiet);
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_TRUE(v.top == 0 && v.selected == 0);
+	ASSERT_STREQ(shown(&v.rows[0]), "10.0.0.30");
+
+	/* a selection made: .2, which sinks to row 26, past the 11 rows a page builds */
+	sample30(t, low_first);
+	sample30(t, low_first);
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_EQ(v.nbuilt, 2 * page + 1);
+	view_select(&v, 1, page);
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_STREQ(shown(&v.rows[v.selected]), "10.0.0.2");
+	sample30(t, low_quiet);
+	sample30(t, low_quiet);
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_EQ(v.selected, 26); /* after the 25 busy ones and .1, by address */
+	ASSERT_TRUE(v.selected < v.nbuilt);
+	ASSERT_STREQ(shown(&v.rows[v.selected]), "10.0.0.2");
+	ASSERT_EQ(v.top, 26 - page + 1); /* the page followed it down */
+	/* a filter leaves 8 rows without it: the row at its place is the last, and the page
+	 * shows the last 5, not 1 */
+	ASSERT_OK(filter_parse(".0.1", &v.filter, err, sizeof(err))); /* .1, .10-.19 */
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_EQ(v.nrows, 11);
+	ASSERT_EQ(v.selected, 10);
+	ASSERT_EQ(v.top, 11 - page);
+	ASSERT_OK(filter_parse(".0.2", &v.filter, err, sizeof(err))); /* .2, .20-.29 */
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_OK(filter_parse("10.0.0.0/8", &v.filter, err, sizeof(err)));
+	view_select(&v, -100, page); /* up to the first row, .29: still held */
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_STREQ(shown(&v.rows[v.selected]), "10.0.0.29");
+	ASSERT_TRUE(v.held && v.selected == 1 && v.top == 0); /* after .30 */
+	ASSERT_OK(filter_parse(".0.2", &v.filter, err, sizeof(err)));
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_EQ(v.nrows, 11);
+	view_select(&v, 10, page);
+	ASSERT_EQ(v.top, 6);
+	ASSERT_OK(filter_parse("10.0.0.25", &v.filter, err, sizeof(err))); /* one row */
+	ASSERT_OK(view_refresh(&v, t, 0, page, NULL, NULL));
+	ASSERT_TRUE(v.selected == 0 && v.top == 0);
+	view_free(&v);
+	hosttab_free(t);
+}
+
 static void test_keys_unique(void)
 {
 	unsigned i, j, k, l;
@@ -434,6 +536,7 @@ int main(void)
 	RUN_TEST(test_share_of_a_host_in_every_frame);
 	RUN_TEST(test_paused_selection_stays_on_built_rows);
 	RUN_TEST(test_view_builds_only_what_is_shown);
+	RUN_TEST(test_view_scroll_follows_rows);
 	RUN_TEST(test_keys_unique);
 	RUN_TEST(test_iface_column);
 	return test_summary("test_view");
