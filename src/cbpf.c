@@ -296,7 +296,8 @@ int cbpf_translate(const struct expr_insn *prog, size_t n, unsigned start, size_
 	emit(&o, BPF_ALU | BPF_MOV | BPF_K, REG_X, 0, 0, 0);
 	for (i = 0; i < 8; i++)
 		emit(&o, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, (int16_t)(-64 + 8 * (int)i), 0);
-	emit(&o, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, CBPF_LOOPS);
+	emit(&o, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0,
+	     CBPF_LOOPS + 1); /* the last rejects */
 	emit(&o, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_0, LOOP_OFF, 0);
 	for (i = 0; i < n && !ret; i++) {
 		at[i] = o.n;

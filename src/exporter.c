@@ -23,6 +23,7 @@
 #define REQUEST_DEADLINE_S 5	 /* a request's headers arrive whole within this */
 #define REQUEST_MEMORY	   16384 /* per connection: a request larger than this is refused */
 #define EVICTED_ROOM	   16	 /* connections evicted and not yet closed by the daemon */
+#define EVICT_MAX	   3	 /* incomplete requests evicted to let one new connection in */
 
 /* A connection, from when libmicrohttpd makes it until it closes it: its request must
  * arrive whole within REQUEST_DEADLINE_S (libmicrohttpd's timeout is an idle one, which a
@@ -330,17 +331,22 @@ static void sweep(struct exporter *e)
 
 /* The incomplete request that waited longest: client's (or anyone's, for NULL); NULL
  * when none is. Under clients_lock. */
-static struct conn *oldest_incomplete(struct exporter *e, const struct flow_key *client)
+static struct conn *oldest_incomplete(struct exporter *e, const struct flow_key *client,
+				      struct conn *const *taken, int ntaken)
 {
 	struct timespec now;
 	struct conn *k, *old = NULL;
+	int i;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	for (k = e->conns; k; k = k->next)
-		if (k->counted && !k->whole &&
+	for (k = e->conns; k; k = k->next) {
+		for (i = 0; i < ntaken && taken[i] != k; i++)
+			;
+		if (i == ntaken && k->counted && !k->whole &&
 		    (!client || !memcmp(&k->client, client, sizeof(*client))) &&
 		    (!old || since(k, &now) > since(old, &now)))
 			old = k;
+	}
 	return old;
 }
 
@@ -352,23 +358,31 @@ static enum MHD_Result accept_policy(void *cls, const struct sockaddr *sa, sockl
 {
 	struct exporter *e = cls;
 	struct flow_key client;
-	struct conn *k;
+	struct conn *taken[EVICT_MAX], *k;
+	struct exporter_clients after;
+	int n = 0, i;
 	bool ok;
-	int i;
 
 	if (!exporter_client_of(sa, len, &client))
 		return MHD_NO;
 	pthread_mutex_lock(&e->clients_lock);
 	sweep(e);
 	ok = exporter_clients_admit(&e->clients, &client);
-	if (!ok) {
-		i = exporter_clients_held(&e->clients, &client) >= EXPORTER_PER_CLIENT;
-		k = oldest_incomplete(e, i ? &client : NULL);
-		if (k) {
-			evict(e, k);
-			ok = exporter_clients_admit(&e->clients, &client);
-		}
+	/* the incomplete requests that let this one in, counted on a copy first: if they
+	 * would not, no one loses a connection for nothing */
+	after = e->clients;
+	while (!ok && n < EVICT_MAX) {
+		bool own = exporter_clients_held(&after, &client) >= EXPORTER_PER_CLIENT;
+
+		k = oldest_incomplete(e, own ? &client : NULL, taken, n);
+		if (!k)
+			break;
+		taken[n++] = k;
+		exporter_clients_close(&after, &k->client);
+		ok = exporter_clients_admit(&after, &client);
 	}
+	for (i = 0; ok && i < n; i++)
+		evict(e, taken[i]);
 	pthread_mutex_unlock(&e->clients_lock);
 	return ok ? MHD_YES : MHD_NO;
 }
@@ -502,7 +516,8 @@ struct exporter *exporter_start(int fd, size_t top, char *err, size_t errlen)
 		e->sweeping = !pthread_create(&e->sweeper, NULL, sweeper, e);
 	if (!e->daemon || !e->sweeping) {
 		snprintf(err, errlen, "--listen: cannot start the HTTP server");
-		close(fd);
+		if (!e->daemon) /* a daemon took it, and closes it when stopped */
+			close(fd);
 		exporter_stop(e);
 		return NULL;
 	}

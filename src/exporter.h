@@ -18,9 +18,11 @@
 
 #define EXPORTER_DEFAULT_ADDR "127.0.0.1"
 
-#define EXPORTER_CONNECTIONS 64 /* served at once; more wait in the listen queue */
-#define EXPORTER_PER_CLIENT  8	/* of them from one client; more are closed at once */
-#define EXPORTER_SPARE	     2	/* of them for clients that hold none */
+#define EXPORTER_CONNECTIONS                                                                       \
+	64		      /* served at once; more are closed at once, unless one               \
+			       * evicted makes room (src/exporter.c: accept_policy()) */
+#define EXPORTER_PER_CLIENT 8 /* of them from one client; more are closed at once */
+#define EXPORTER_SPARE	    2 /* of them for clients that hold none */
 
 /* The connections open, by client: an IPv6 /64 (one host may hold a whole one) or an
  * IPv4 address (IPv4-mapped IPv6 too), so that neither a /64's many addresses nor a

@@ -42,11 +42,12 @@ struct gate *gate_new(struct flowtop_bpf *skel, const char *text, uint32_t netma
 	struct expr *eth = NULL, *raw = NULL;
 	int n;
 
+	if (g)
+		g->judge_fd = -1;
 	if (!g || !insns) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	g->judge_fd = -1;
 	g->progs_fd = bpf_load_gate_progs_fd(skel);
 	g->gate_fd = bpf_load_gate_fd(skel);
 	g->netmask = netmask;

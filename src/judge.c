@@ -58,6 +58,11 @@ static int body(struct code *c, const struct expr *e, unsigned start, size_t *ju
 
 	prog = expr_insns(e, &n);
 	len = cbpf_translate(prog, n, start, 1, c->i + c->n, room(c), err, errlen);
+	if (len == -E2BIG) /* the room it was given is the judge's, not the expression's */
+		snprintf(err, errlen,
+			 "the expression takes more than the %zu instructions of its "
+			 "program",
+			 c->cap);
 	if (len < 0)
 		return len;
 	c->n += (size_t)len;

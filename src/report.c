@@ -253,13 +253,26 @@ static void write_json(FILE *f, const struct report *r)
 	fputs("]}\n", f);
 }
 
+/* Whether a spreadsheet would take cell s for a formula: it starts with = + - @ or a tab
+ * or carriage return, and is neither the placeholder "-" nor a number. */
+static bool formula_like(const char *s)
+{
+	char *end;
+
+	if (!*s || !strchr("=+-@\t\r", *s) || !strcmp(s, "-"))
+		return false;
+	errno = 0;
+	(void)strtod(s, &end);
+	return *end || end == s || errno;
+}
+
 /* A CSV field of text, quoted when it must be: it holds a comma or a quote (an AS name
  * may), starts as a formula, or holds what fmt_visible_char() shows otherwise */
 static void csv_field(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	char c[FMT_VISIBLE_CHAR];
-	bool plain = !strpbrk(s, ",\"") && !(*s && strchr("=+-@", *s));
+	bool plain = !strpbrk(s, ",\"") && !formula_like(s);
 
 	while (plain && *p) {
 		size_t n = fmt_visible_char(p, c);
@@ -279,8 +292,7 @@ void report_csv_quoted(FILE *f, const char *s)
 	char c[FMT_VISIBLE_CHAR];
 
 	fputc('"', f);
-	/* a spreadsheet takes a cell that starts so for a formula: text, after a quote */
-	if (*s && strchr("=+-@\t\r", *s))
+	if (formula_like(s)) /* text, after a quote */
 		fputc('\'', f);
 	while (*p) {
 		if (*p == '"')

@@ -239,6 +239,8 @@ static int write_whole(int fd, int (*write_fn)(FILE *f, void *arg), void *arg)
 		n = write(fd, buf + done, len - done);
 		if (n < 0 && errno != EINTR)
 			ret = -errno;
+		else if (n == 0) /* a device that takes nothing: not a loop without end */
+			ret = -EIO;
 		else if (n > 0)
 			done += (size_t)n;
 	}

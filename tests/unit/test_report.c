@@ -218,8 +218,10 @@ static void test_csv_cells_are_inert(void)
 	ASSERT_STREQ(csv_of("eth0"), "\"eth0\"");
 	ASSERT_STREQ(csv_of("a,\"b\""), "\"a,\"\"b\"\"\"");
 	ASSERT_STREQ(csv_of("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-	ASSERT_STREQ(csv_of("+1"), "\"'+1\"");
-	ASSERT_STREQ(csv_of("-1"), "\"'-1\"");
+	ASSERT_STREQ(csv_of("+1"), "\"+1\""); /* numbers and the placeholder "-" as they are */
+	ASSERT_STREQ(csv_of("-1.5"), "\"-1.5\"");
+	ASSERT_STREQ(csv_of("-"), "\"-\"");
+	ASSERT_STREQ(csv_of("-2+3"), "\"'-2+3\"");
 	ASSERT_STREQ(csv_of("@SUM"), "\"'@SUM\"");
 	ASSERT_STREQ(csv_of("e\033]0;PWN\007"), "\"e^[]0;PWN^G\"");
 	ASSERT_STREQ(csv_of("caf\xc3\xa9\xff\x7f\xc2\x9b"), "\"caf\xc3\xa9\\xff^?\\u009b\"");
