@@ -79,14 +79,16 @@ check-fast: test-deps
 	$(Q)$(MAKE) --no-print-directory $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS)
 	$(Q)$(RUN_TESTS) --fast
 
-# the kernel tier: Debian 12's Linux 6.1 booted under qemu runs the verifier's budget, the
-# kernel tests and the live suites (tests/kernels/run.sh says which); minutes under TCG
+# the kernel tier: Debian 12's Linux 6.1 and Debian 13's 6.12 (unpacked into KERNEL_DIR)
+# booted under qemu run the verifier's budget, the kernel tests and the live suites
+# (tests/kernels/run.sh says which); minutes under TCG. KERNELS=6.1 picks one
+KERNEL_DIR ?= .output/kernels
 check-kernels: kernel-deps
 	$(Q)$(MAKE) --no-print-directory tests
-	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests tests/kernels/run.sh
+	$(Q)FLOWTOP=$(BIN) TESTBIN=$(OUT)/tests KERNEL_DIR=$(KERNEL_DIR) tests/kernels/run.sh
 
 kernel-deps:
-	$(Q).ci/deps.sh kernels
+	$(Q)KERNEL_DIR=$(KERNEL_DIR) .ci/deps.sh kernels
 
 # chosen suites: make check-e2e SUITE='e2e_tui test_view'
 check-e2e: test-deps

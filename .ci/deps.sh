@@ -5,11 +5,14 @@
 #        test, test includes build)
 # Checks each tool and library; installs the missing Debian packages with apt-get when
 # run as root on Debian, prints what it installs; elsewhere it fails with the list.
+# kernels also fetches Debian 13's 6.12 into KERNEL_DIR (default .output/kernels), once:
+# unpacked there, not installed (see fetch_kernel).
 set -u
 
 want=${1:-build} # build, test, bench (test + the peers make bench compares with, and perf
 # for bench/profile.sh), or
-# kernels (test + what make check-kernels boots: qemu, a static busybox, Debian 12's 6.1)
+# kernels (test + what make check-kernels boots: qemu, a static busybox, Debian 12's 6.1
+# installed, Debian 13's 6.12 unpacked)
 # each line: how to check it, the Debian package that provides it
 build_deps='
 cmd clang clang
@@ -76,6 +79,53 @@ kernel_package() {
 		awk '{ print $1 }' | sort -V | tail -n 1
 }
 
+# Debian 13's 6.12, which check-kernels boots as well, is unpacked into KERNEL_DIR/VER,
+# not installed: the machine's own kernel packages stay as they are. The trixie suite
+# comes from the mirror this machine's sources name for its own release, through an apt
+# list of its own (sources, lists and cache under KERNEL_DIR/apt); its newest
+# linux-image-6.12.*-amd64-unsigned is downloaded, unpacked with dpkg -x and given its
+# modules.dep with depmod (kmod 30 looks in DIR/lib/modules: lib is made a link to usr/lib
+# as on the merged-/usr system the package is built for). Once there, nothing is fetched.
+fetch_kernel() { # SERIES SUITE
+	local series=$1 suite=$2 dir=${KERNEL_DIR:-$(dirname "$0")/../.output/kernels}
+	local have mirror apt pkg ver
+	have=$(compgen -G "$dir/$series.*/lib/modules/$series.*/modules.dep" | head -n 1)
+	[ -n "$have" ] && return 0
+	if ! command -v apt-get >/dev/null || ! command -v depmod >/dev/null; then
+		echo "deps: fetching Linux $series needs apt-get and depmod" >&2
+		return 1
+	fi
+	# shellcheck disable=SC2016 # apt's fields, not the shell's
+	mirror=$(apt-get indextargets --format '$(REPO_URI) $(CODENAME)' 'Identifier: Packages' \
+		2>/dev/null | awk -v c="$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)" \
+		'$2 == c { print $1; exit }')
+	mirror=${mirror:-http://deb.debian.org/debian/}
+	mkdir -p "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial" "$dir/apt/parts" &&
+		dir=$(cd "$dir" && pwd) || return 1 # apt takes a relative path as under /etc/apt
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+		>"$dir/apt/sources.list"
+	apt=(-q -o "Dir::Etc::sourcelist=$dir/apt/sources.list" -o "Dir::Etc::sourceparts=$dir/apt/parts"
+		-o "Dir::State::Lists=$dir/apt/lists" -o "Dir::Cache=$dir/apt/cache"
+		-o APT::Sandbox::User=root)
+	echo "deps: fetching Linux $series from $mirror $suite into $dir"
+	apt-get "${apt[@]}" update >/dev/null || { echo "deps: apt-get update ($suite) failed" >&2; return 1; }
+	pkg=$(apt-cache "${apt[@]}" search --names-only "^linux-image-${series//./\\.}\\.[0-9]+\\+[^-]+-amd64-unsigned\$" |
+		awk '{ print $1 }' | sort -V | tail -n 1)
+	[ -n "$pkg" ] || { echo "deps: $suite has no Linux $series image" >&2; return 1; }
+	ver=${pkg#linux-image-} ver=${ver%-unsigned}
+	rm -rf "${dir:?}/$ver" "$dir/.$ver" "$dir/apt/deb"
+	if ! mkdir -p "$dir/.$ver" "$dir/apt/deb" ||
+		! (cd "$dir/apt/deb" && apt-get "${apt[@]}" download "$pkg" >/dev/null) ||
+		! dpkg -x "$dir"/apt/deb/*.deb "$dir/.$ver" || ! ln -s usr/lib "$dir/.$ver/lib" ||
+		! depmod -b "$dir/.$ver" "$ver" || ! mv "$dir/.$ver" "$dir/$ver"; then
+		echo "deps: cannot unpack $pkg into $dir/$ver" >&2
+		rm -rf "$dir/.$ver" "$dir/apt/deb"
+		return 1
+	fi
+	rm -rf "$dir/apt/deb"
+	echo "deps: Linux $ver in $dir/$ver"
+}
+
 bench_deps='
 cmd iftop iftop
 cmd iptraf-ng iptraf-ng
@@ -105,7 +155,11 @@ missing=$(printf '%s\n' "$list" | while read -r kind what pkg; do
 	have "$kind" "$what" || echo "$pkg"
 done | sort -u | tr '\n' ' ')
 missing=${missing% }
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	[ "$want" = kernels ] || exit 0
+	fetch_kernel 6.12 trixie
+	exit
+fi
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing $missing"
@@ -120,7 +174,9 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
 		{ echo "deps: apt-get install $missing failed" >&2; exit 1; }
 	echo "deps: installed $missing"
-	exit 0
+	[ "$want" = kernels ] || exit 0
+	fetch_kernel 6.12 trixie
+	exit
 fi
 echo "deps: missing packages: $missing" >&2
 echo "deps: install them (as root: apt-get install $missing), then run make again" >&2

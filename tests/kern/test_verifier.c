@@ -3,7 +3,7 @@
  * with the verifier's statistics, and must take the running kernel's verifier at most a
  * quarter of the 1,000,000 instructions it processes before it gives up: a change that
  * would break an older kernel (whose verifier prunes less) fails here first, on the
- * kernel at hand. make check-kernels runs it on Debian 12's 6.1 as well. Prints each
+ * kernel at hand. make check-kernels runs it on Debian 12's 6.1 and 13's 6.12 as well. Prints each
  * count, so a run records them for the kernel it ran on. */
 #include "test.h"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# boot.sh -- runs a command of the project on another kernel: boots /boot/vmlinuz-VER
-# under qemu (KVM where there is one, else TCG) with this machine's root mounted
+# boot.sh -- runs a command of the project on another kernel: boots /boot/vmlinuz-VER,
+# or one unpacked into KERNEL_DIR/VER (.ci/deps.sh kernels: Debian 13's 6.12), under qemu (KVM where there is one, else TCG) with this machine's root mounted
 # read-only over virtio-9p, and runs CMD in the project's directory, chrooted into that
 # root (the project is shared on its own too, read-only, at its path: under /tmp, which
 # is a tmpfs in the VM, the root's share would not show it). What the command prints comes back through a second, writable share, and is
@@ -11,9 +11,11 @@
 #   tests/kernels/boot.sh VER CMD [ARG...]
 #
 # The VM boots from an initramfs of static busybox and the modules that reach the
-# shares (made here, in a temporary directory); the chroot then loads what else it needs
-# with the root's modprobe (/lib/modules/VER comes with the kernel's package).
-# Environment: VM_TIMEOUT (default 1800), VM_MEM (MiB, 2048), VM_CPUS (2), CI (passed on).
+# shares (made here, in a temporary directory, compressed ones unpacked); the chroot then
+# loads what else it needs with the root's modprobe (/lib/modules/VER comes with the
+# kernel's package; for a kernel of KERNEL_DIR, its modules are mounted there in the VM).
+# Environment: VM_TIMEOUT (default 1800), VM_MEM (MiB, 2048), VM_CPUS (2), CI (passed on),
+# KERNEL_DIR (default .output/kernels; outside /tmp unless in the project).
 set -u
 [ $# -ge 2 ] || { sed -n '/^#   tests/p' "$0" | sed 's/^# *//' >&2; exit 125; }
 ver=$1
@@ -21,9 +23,16 @@ shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=/boot/vmlinuz-$ver
 mods=/lib/modules/$ver
+base=() # modprobe's root for a kernel of KERNEL_DIR
 die() { echo "boot.sh: $*" >&2; exit 125; }
-[ -r "$kernel" ] || die "no kernel $kernel (install linux-image-$ver-unsigned)"
+if [ ! -r "$kernel" ]; then
+	dir=$(realpath -m "${KERNEL_DIR:-$root/.output/kernels}/$ver")
+	[ -r "$dir/boot/vmlinuz-$ver" ] ||
+		die "no kernel $kernel or $dir/boot/vmlinuz-$ver (install linux-image-$ver-unsigned)"
+	kernel=$dir/boot/vmlinuz-$ver mods=$dir/lib/modules/$ver base=(-d "$dir")
+fi
 [ -d "$mods" ] || die "no modules in $mods"
+mods=$(realpath "$mods")
 busybox=$(command -v busybox) || die "no busybox (install busybox-static)"
 ldd "$busybox" 2>&1 | grep -q 'not a dynamic' || die "$busybox is not static (install busybox-static)"
 command -v qemu-system-x86_64 >/dev/null || die "no qemu-system-x86_64 (install qemu-system-x86)"
@@ -42,11 +51,18 @@ trap 'exit 130' INT TERM
 mkdir -p "$work"/initrd/{bin,mods,dev,proc,sys,mnt} "$work/out"
 cp "$busybox" "$work/initrd/bin/busybox"
 for m in virtio_pci 9pnet_virtio 9p; do
-	modprobe -S "$ver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
+	modprobe "${base[@]}" -S "$ver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++' >"$work/modlist"
+# busybox's insmod takes a module as it is: 6.12's come compressed (.ko.xz)
 while read -r ko; do
-	cp "$ko" "$work/initrd/mods/"
-	basename "$ko" >>"$work/initrd/mods/order"
+	name=$(basename "$ko")
+	case "$ko" in
+	*.ko.xz) xz -dc "$ko" >"$work/initrd/mods/${name%.xz}" ;;
+	*.ko.zst) zstd -q -dc "$ko" >"$work/initrd/mods/${name%.zst}" ;;
+	*.ko.gz) gzip -dc "$ko" >"$work/initrd/mods/${name%.gz}" ;;
+	*) cp "$ko" "$work/initrd/mods/" ;;
+	esac || die "cannot unpack the module $ko"
+	echo "${name%.ko*}.ko" >>"$work/initrd/mods/order"
 done <"$work/modlist"
 # the guest's first process: mount the shares, then the command in the chroot
 cat >"$work/initrd/init" <<'EOF'
@@ -71,6 +87,12 @@ if mount $p9,ro hostroot /mnt; then
 	# the project at its own path, which may lie under /tmp (a tmpfs here)
 	project=$(cat $r/tmp/vm-out/project)
 	mkdir -p "$r$project" && mount $p9,ro project "$r$project"
+	# a kernel of KERNEL_DIR: its modules where the chroot's modprobe looks
+	if [ -s $r/tmp/vm-out/modules ]; then
+		mods=$(cat $r/tmp/vm-out/modules)
+		mount -t tmpfs modules $r/lib/modules && mkdir -p "$r/lib/modules/$(uname -r)" &&
+			mount -o bind "$r$mods" "$r/lib/modules/$(uname -r)"
+	fi
 	chroot $r /bin/sh /tmp/vm-out/guest >/dev/console 2>&1
 else
 	echo "init: cannot mount the host's root" >/dev/console
@@ -97,6 +119,7 @@ chmod +x "$work/initrd/init"
 } >"$work/out/guest"
 : >"$work/out/log"
 printf '%s\n' "$root" >"$work/out/project"
+[ ${#base[@]} = 0 ] || printf '%s\n' "$mods" >"$work/out/modules"
 
 # boot ACCEL CPU: the guest, its status in $status
 boot() {
