@@ -72,10 +72,12 @@ check "a file that is no database: said, and the hosts have no AS" \
 
 # collide_peak N: into $peak, the peak RSS in KB of a -r run of N samples (a second
 # each) of 8 ASes that once shared a slot of the AS-name cache, each named every sample
-# (the capture made apart: a child's peak stays with a shell that execs the next)
+# (the capture made apart: a child's peak stays with a shell that execs the next). Under
+# AddressSanitizer without its quarantine, which else keeps every freed block a while
+# (256 MB) and makes the peak the run's churn, not what it holds
 collide_peak() {
 	python3 "$here/mkcap.py" ascollide "$E2E_TMP/collide.pcap" "$1" || return
-	peak=$(python3 -c 'import resource, subprocess, sys
+	peak=$(ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0 python3 -c 'import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
 		"$FLOWTOP" -r "$E2E_TMP/collide.pcap" -b --json -d 1 --group as)
