@@ -26,7 +26,11 @@ for i in $(seq "$pairs"); do
 	echo "link set $(a "$i") up"
 	echo "link set $(b "$i") up"
 done >"$E2E_TMP/add"
-ip -n "$n" -batch "$E2E_TMP/add" || { fail "cannot create $pairs veth pairs"; summary; exit; }
+# made while flowtop is stopped, so that they all appear at once, whatever the pace of
+# the machine: more than one message holds
+kill -STOP "$pid"
+ip -n "$n" -batch "$E2E_TMP/add" || { kill -CONT "$pid"; fail "cannot create $pairs veth pairs"; summary; exit; }
+kill -CONT "$pid"
 named() { last_is "$out" "[.interfaces[] | select(.name != null)] | length == $1"; }
 check "$((2 * pairs + 1)) interfaces: 255 have a slot, and a line each" wait_for 20 named 255
 check "more appeared at once than a message holds: it says there were more" \
@@ -88,7 +92,7 @@ check "a host seen on the gone pair alone: seen on other interfaces, not the new
 	host 10.83.1.99 '.interfaces == ["other"]'
 check "a host seen without a slot and then on it: both said" \
 	host 10.83.2.99 "(.interfaces | sort) == ([\"$(a "$pairs")\", \"$(b "$pairs")\", \"other\"] | sort)"
-check "the interfaces still add up to the totals: 56 frames" eval 'counted "$out" 56 && add_up'
+check "the interfaces still add up to the totals: 56 frames" wait_for 10 eval 'counted "$out" 56 && add_up'
 
 # all go, and a new pair comes: 261 interfaces have come and gone, and it is counted on
 # its own from its first frame
