@@ -88,18 +88,30 @@ static unsigned link_header_len(unsigned short arphrd, bool *supported)
 	}
 }
 
+/* A socket to ask the kernel about interface name with ioctls, and ifr named for it:
+ * the fd, or -errno (-ENODEV for a name no interface may have). */
+static int ifreq_socket(const char *name, struct ifreq *ifr)
+{
+	int fd;
+
+	if (strlen(name) >= IF_NAMESIZE)
+		return -ENODEV;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	strcpy(ifr->ifr_name, name);
+	return fd;
+}
+
 int iface_get(const char *name, struct iface_info *info)
 {
 	struct ifreq ifr = {};
 	int fd, err = 0;
 
 	memset(info, 0, sizeof(*info));
-	if (strlen(name) >= IF_NAMESIZE)
-		return -ENODEV;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	fd = ifreq_socket(name, &ifr);
 	if (fd < 0)
-		return -errno;
-	strcpy(ifr.ifr_name, name);
+		return fd;
 	if (ioctl(fd, SIOCGIFINDEX, &ifr)) {
 		err = errno == ENODEV ? -ENODEV : -errno;
 		goto out_close;
@@ -130,12 +142,9 @@ int iface_ipv4_netmask(const char *name, uint32_t *mask)
 	struct ifreq ifr = {};
 	int fd, err = 0;
 
-	if (strlen(name) >= IF_NAMESIZE)
-		return -ENODEV;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	fd = ifreq_socket(name, &ifr);
 	if (fd < 0)
-		return -errno;
-	strcpy(ifr.ifr_name, name);
+		return fd;
 	ifr.ifr_addr.sa_family = AF_INET;
 	if (ioctl(fd, SIOCGIFADDR, &ifr) || ioctl(fd, SIOCGIFNETMASK, &ifr))
 		err = -errno;
