@@ -375,26 +375,22 @@ unsigned ui_table_key(struct ui *u, int ch)
 	return actions[keys_action(ch)](u);
 }
 
-/* A click on a title sorts by it (again: reverses), on a row selects it, twice on the
- * same row opens its conversations; the wheel scrolls. Presses only: flowtop asks for no
- * releases. */
-unsigned ui_table_mouse(struct ui *u)
+/* One press: a click on a title sorts by it (again: reverses), on a row selects it, twice
+ * on the same row opens its conversations; the wheel scrolls. */
+static unsigned press(struct ui *u, const MEVENT *ev)
 {
 	unsigned react = REACT_NONE;
-	MEVENT ev;
 	struct screen_hit hit;
 	size_t page = page_rows();
 
-	if (getmouse(&ev) != OK)
-		return REACT_NONE;
-	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-		view_select(ui_view(u), ev.bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS,
+	if (ev->bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		view_select(ui_view(u), ev->bstate & BUTTON4_PRESSED ? -WHEEL_ROWS : WHEEL_ROWS,
 			    page);
 		return REACT_FOLLOW;
 	}
-	if (!(ev.bstate & BUTTON1_PRESSED))
+	if (!(ev->bstate & BUTTON1_PRESSED))
 		return REACT_NONE;
-	hit = screen_hit(ev.y, ev.x);
+	hit = screen_hit(ev->y, ev->x);
 	if (hit.kind == HIT_TITLE) {
 		if (hit.col == ui_view(u)->sort)
 			ui_view(u)->reverse = !ui_view(u)->reverse;
@@ -415,5 +411,32 @@ unsigned ui_table_mouse(struct ui *u)
 		u->last_click = now;
 		u->last_click_row = r;
 	}
+	return react;
+}
+
+size_t ui_mouse_events(MEVENT *ev, size_t max)
+{
+	MEVENT newest_first[MOUSE_RUN_MAX];
+	size_t n = 0, i;
+
+	while (n < MOUSE_RUN_MAX && getmouse(&newest_first[n]) == OK)
+		n++;
+	if (n > max)
+		n = max; /* the newest kept */
+	for (i = 0; i < n; i++)
+		ev[i] = newest_first[n - 1 - i];
+	return n;
+}
+
+/* Presses only (flowtop asks for no releases), each of a run in the order made: ncurses
+ * hands a burst of them (a double click over a slow link, typed ahead) to one KEY_MOUSE. */
+unsigned ui_table_mouse(struct ui *u)
+{
+	MEVENT ev[MOUSE_RUN_MAX];
+	size_t n = ui_mouse_events(ev, MOUSE_RUN_MAX), i;
+	unsigned react = REACT_NONE;
+
+	for (i = 0; i < n; i++)
+		react |= press(u, &ev[i]);
 	return react;
 }

@@ -340,9 +340,9 @@ static void handle_key(struct ui *u, int ch)
 		if (!u->help && u->prompt == PROMPT_NONE && u->picker_count == 0)
 			react(u, ui_table_mouse(u));
 		else {
-			MEVENT ev;
+			MEVENT ev[MOUSE_RUN_MAX];
 
-			getmouse(&ev); /* the press is the box's or the prompt's: dropped */
+			ui_mouse_events(ev, MOUSE_RUN_MAX); /* the box's or the prompt's: dropped */
 		}
 		return;
 	}

@@ -3,7 +3,7 @@
 # replay.sh -- send captures across a private veth pair while a command watches the far end.
 #
 #   tests/corpus/replay.sh [-q] [--samples FILE | --settle S --linger S] [--pps N] \
-#       PCAP... -- COMMAND...
+#       [--cpu N] PCAP... -- COMMAND...
 #
 # Makes two namespaces ft-ra-SUFFIX and ft-rb-SUFFIX joined by a veth (MTU 9000, IPv6 off
 # before the link exists, ARP off, VLAN/GRO/GSO/TSO offloads off when ethtool is there),
@@ -15,18 +15,20 @@
 # sample is there (the filter is attached), and COMMAND is stopped once a sample counts
 # every frame the veth received (10 s at most each). Otherwise they wait --settle and
 # --linger seconds (default 1 each), for commands that say nothing (tcpdump, the bench).
-# Everything is removed on every exit.
+# --cpu N sends from CPU N alone, so that one CPU's ring holds every frame in the order
+# sent (the veth takes a frame in on the sender's CPU). Everything is removed on every exit.
 # Exit status: COMMAND's (our SIGINT/SIGTERM counts as 0); 1 when tcpreplay did not
 # handle every frame of a capture; 2 for bad usage.
 set -u
 
-settle=1 linger=1 quiet=0 speed=(--topspeed) pcaps=() cmd=() samples=
+settle=1 linger=1 quiet=0 speed=(--topspeed) pcaps=() cmd=() samples= pin=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--samples) samples=$2; shift 2 ;;
 	--settle) settle=$2; shift 2 ;;
 	--linger) linger=$2; shift 2 ;;
 	--pps) speed=(--pps="$2"); shift 2 ;;
+	--cpu) pin=(taskset -c "$2"); shift 2 ;;
 	-q) quiet=1; shift ;;
 	--) shift; cmd=("$@"); break ;;
 	-*) echo "replay.sh: unknown option $1" >&2; exit 2 ;;
@@ -120,7 +122,7 @@ for p in "${pcaps[@]}"; do
 	j=$((j + 1))
 	editcap -F pcap "$p" "$tmpd/$j.pcap" || die "editcap cannot read $p"
 	want=$(capinfos -M -c -T -r "$tmpd/$j.pcap" | cut -f2)
-	out=$(ip netns exec "$nsa" tcpreplay --intf1="$ifa" "${speed[@]}" "$tmpd/$j.pcap" 2>&1)
+	out=$(ip netns exec "$nsa" "${pin[@]}" tcpreplay --intf1="$ifa" "${speed[@]}" "$tmpd/$j.pcap" 2>&1)
 	sent=$(sed -n 's/^[[:space:]]*Actual: \([0-9]*\) packets.*/\1/p' <<<"$out")
 	refused=$(sed -n 's/^[[:space:]]*Failed packets: *\([0-9]*\).*/\1/p' <<<"$out")
 	# with nothing sent tcpreplay prints no statistics, one warning a frame

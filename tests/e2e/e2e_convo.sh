@@ -46,10 +46,14 @@ shows() { screen | grep -q -- "$1"; }
 rows() { screen | awk '/^ADDRESS/ { on = 1; next } on && /^[0-9a-z]/ { print $1 }'; }
 # a row of the totals view: address rxpkts rxbytes txpkts txbytes
 row() { screen | awk -v h="$1" '$1 == h { print $1, $2, $3, $4, $5; exit }'; }
-press() { # button 1 at column x, line y (0-based), pressed and released
+# a double click: button 1 at column x, line y (0-based), pressed and released twice, in
+# one write to the terminal (as a terminal sends them, and as they arrive over a slow
+# link: curses reports the run as one KEY_MOUSE)
+double_click() {
 	local x y
 	x=$(printf %x $(($1 + 33))) y=$(printf %x $(($2 + 33)))
-	tm send-keys -t "$S" -H 1b 5b 4d 20 "$x" "$y" 1b 5b 4d 23 "$x" "$y"
+	tm send-keys -t "$S" -H 1b 5b 4d 20 "$x" "$y" 1b 5b 4d 23 "$x" "$y" \
+		1b 5b 4d 20 "$x" "$y" 1b 5b 4d 23 "$x" "$y"
 }
 
 tmux_server convo
@@ -91,8 +95,7 @@ check "where the sort and view are its own again" shows '^ADDRESS \^'
 # a double click on B's row, the second: the titles' line number (1-based) is its y
 ty=$(screen | grep -n '^ADDRESS' | head -n 1 | cut -d: -f1)
 ty=$((ty + 1))
-press 2 "$ty"
-press 2 "$ty"
+double_click 2 "$ty"
 check "a double click opens the conversations of the row" \
 	wait_for 5 shows "^ conversations of 10.99.0.2, counted for"
 keys t
