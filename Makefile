@@ -79,7 +79,8 @@ check-fast: test-deps
 	$(Q)$(MAKE) --no-print-directory $(UNIT_TESTS) $(KERN_TESTS) $(FUZZ_TARGETS)
 	$(Q)$(RUN_TESTS) --fast
 
-# the kernel tier: Debian 12's Linux 6.1 and Debian 13's 6.12 (unpacked into KERNEL_DIR)
+# the kernel tier: Debian 11's Linux 5.10, Debian 12's 6.1 and Debian 13's 6.12 (5.10
+# and 6.12 unpacked into KERNEL_DIR)
 # booted under qemu run the verifier's budget, the kernel tests and the live suites
 # (tests/kernels/run.sh says which); minutes under TCG. KERNELS=6.1 picks one
 KERNEL_DIR ?= .output/kernels

@@ -5,14 +5,15 @@
 #        test, test includes build)
 # Checks each tool and library; installs the missing Debian packages with apt-get when
 # run as root on Debian, prints what it installs; elsewhere it fails with the list.
-# kernels also fetches Debian 13's 6.12 into KERNEL_DIR (default .output/kernels), once:
+# kernels also fetches Debian 13's 6.12 and 11's 5.10 into KERNEL_DIR (default
+# .output/kernels), once:
 # unpacked there, not installed (see fetch_kernel).
 set -u
 
 want=${1:-build} # build, test, bench (test + the peers make bench compares with, and perf
 # for bench/profile.sh), or
 # kernels (test + what make check-kernels boots: qemu, a static busybox, Debian 12's 6.1
-# installed, Debian 13's 6.12 unpacked)
+# installed, Debian 13's 6.12 and 11's 5.10 unpacked)
 # each line: how to check it, the Debian package that provides it
 build_deps='
 cmd clang clang
@@ -79,11 +80,11 @@ kernel_package() {
 		awk '{ print $1 }' | sort -V | tail -n 1
 }
 
-# Debian 13's 6.12, which check-kernels boots as well, is unpacked into KERNEL_DIR/VER,
-# not installed: the machine's own kernel packages stay as they are. The trixie suite
-# comes from the mirror this machine's sources name for its own release, through an apt
-# list of its own (sources, lists and cache under KERNEL_DIR/apt); its newest
-# linux-image-6.12.*-amd64-unsigned is downloaded, unpacked with dpkg -x and given its
+# Debian 13's 6.12 and 11's 5.10, which check-kernels boots as well, are unpacked into
+# KERNEL_DIR/VER, not installed: the machine's own kernel packages stay as they are. The
+# SUITE (trixie, bullseye) comes from the mirror this machine's sources name for its own
+# release, through an apt list of its own (sources, lists and cache under
+# KERNEL_DIR/apt); its newest linux-image-SERIES.*-amd64-unsigned is downloaded, unpacked with dpkg -x and given its
 # modules.dep with depmod (kmod 30 looks in DIR/lib/modules: lib is made a link to usr/lib
 # as on the merged-/usr system the package is built for). Once there, nothing is fetched.
 fetch_kernel() { # SERIES SUITE
@@ -109,7 +110,8 @@ fetch_kernel() { # SERIES SUITE
 		-o APT::Sandbox::User=root)
 	echo "deps: fetching Linux $series from $mirror $suite into $dir"
 	apt-get "${apt[@]}" update >/dev/null || { echo "deps: apt-get update ($suite) failed" >&2; return 1; }
-	pkg=$(apt-cache "${apt[@]}" search --names-only "^linux-image-${series//./\\.}\\.[0-9]+\\+[^-]+-amd64-unsigned\$" |
+	# 6.12.57+deb13-amd64 (trixie) and 5.10.0-32-amd64 (bullseye): each release names its own way
+	pkg=$(apt-cache "${apt[@]}" search --names-only "^linux-image-${series//./\\.}\\.([0-9]+\\+[^-]+|0-[0-9]+)-amd64-unsigned\$" |
 		awk '{ print $1 }' | sort -V | tail -n 1)
 	[ -n "$pkg" ] || { echo "deps: $suite has no Linux $series image" >&2; return 1; }
 	ver=${pkg#linux-image-} ver=${ver%-unsigned}
@@ -157,7 +159,7 @@ done | sort -u | tr '\n' ' ')
 missing=${missing% }
 if [ -z "$missing" ]; then
 	[ "$want" = kernels ] || exit 0
-	fetch_kernel 6.12 trixie
+	fetch_kernel 6.12 trixie && fetch_kernel 5.10 bullseye
 	exit
 fi
 
@@ -175,7 +177,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		{ echo "deps: apt-get install $missing failed" >&2; exit 1; }
 	echo "deps: installed $missing"
 	[ "$want" = kernels ] || exit 0
-	fetch_kernel 6.12 trixie
+	fetch_kernel 6.12 trixie && fetch_kernel 5.10 bullseye
 	exit
 fi
 echo "deps: missing packages: $missing" >&2

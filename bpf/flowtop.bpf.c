@@ -132,6 +132,13 @@ const volatile __u32 set_mask = FLOWTOP_JOIN_HINTS / 2 - 1;
  * the verifier drops the branch not taken. */
 const volatile __u32 exchange_head = 0;
 
+/* 1 where the kernel has BPF atomics that return the old value (Linux 5.12): a frame
+ * may then join its pair's record or owner, the addition telling it whether user space
+ * took it (struct flow_ring_ctl's exchange). 0 (Linux 5.10, 5.11): every frame is a
+ * record of its own, no set is read or written, and the verifier drops the joins, whose
+ * instructions such a kernel refuses. Set before load. */
+const volatile __u32 fetch_atomics = 1;
+
 struct vlan_tag {
 	__be16 tci;
 	__be16 encap_proto;
@@ -697,7 +704,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 		return 0;
 	/* in a flood of pairs that do not repeat, a set is a line missed in vain (a flag of
 	 * its own, not set made NULL: 6.1's verifier loses which of the two clang tests) */
-	joins = !*(volatile __u64 *)&ctl->no_joins;
+	joins = fetch_atomics && !*(volatile __u64 *)&ctl->no_joins;
 	if (joins && ((c->v4 && owner_add(cpu, ctl, set, h & set_mask, c, bytes, whose, live)) ||
 		      ring_join(cpu, ctl, set->way[0], h, c, bytes, whose) ||
 		      ring_join(cpu, ctl, set->way[1], h, c, bytes, whose)))

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "../bpf/flowtop.h"
+#include "fetchless.h"
 #include "kfeatures.h"
 
 /* generated code: bpftool casts the const away from the embedded object */
@@ -42,6 +43,21 @@ static unsigned pow2_at_least(unsigned n)
 	return p;
 }
 
+/* That the kernel lacks what the program needs (missing: the features, with their
+ * versions); errno EOPNOTSUPP. */
+static void describe_missing(const char *missing, char *err, size_t errlen)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "?");
+	snprintf(err, errlen,
+		 "this kernel (Linux %s) lacks what flowtop's program needs: %s; flowtop runs on "
+		 "Linux " KFEATURES_OLDEST " or later",
+		 u.release, missing);
+	errno = EOPNOTSUPP;
+}
+
 /* Why the kernel refused the maps or the program, in terms a user can act on. Leaves
  * errno EOPNOTSUPP when the kernel cannot run the program: it lacks a feature flowtop
  * needs (kfeatures.c probes them only now, after the refusal), or its verifier gave up. */
@@ -54,11 +70,7 @@ static void describe_load_error(int ret, char *err, size_t errlen)
 		snprintf(u.release, sizeof(u.release), "?");
 	if (ret != -EPERM && ret != -EACCES && ret != -ENOMEM &&
 	    kfeatures_missing(missing, sizeof(missing)) > 0) {
-		snprintf(err, errlen,
-			 "this kernel (Linux %s) lacks what flowtop's program needs: %s; flowtop "
-			 "runs on Linux " KFEATURES_OLDEST " or later",
-			 u.release, missing);
-		errno = EOPNOTSUPP;
+		describe_missing(missing, err, errlen);
 		return;
 	}
 	if (ret == -E2BIG) {
@@ -166,11 +178,41 @@ static void read_verifier_stats(struct flowtop_bpf *skel, struct bpf_load_verifi
 	}
 }
 
+/* The skeleton opened on the embedded object, or where the kernel lacks fetching atomics
+ * on its copy without them (fetchless.c): flowtop_bpf__open() with the object chosen. */
+static struct flowtop_bpf *open_object(bool fetch)
+{
+	struct flowtop_bpf *skel = calloc(1, sizeof(*skel));
+	const void *fetchless;
+	size_t rewritten;
+	int ret;
+
+	if (!skel)
+		return NULL;
+	ret = flowtop_bpf__create_skeleton(skel);
+	if (!ret && !fetch) {
+		fetchless =
+		    fetchless_object(skel->skeleton->data, skel->skeleton->data_sz, &rewritten);
+		if (fetchless)
+			skel->skeleton->data = (void *)(uintptr_t)fetchless;
+		else
+			ret = -errno;
+	}
+	ret = ret ?: bpf_object__open_skeleton(skel->skeleton, NULL);
+	if (ret) {
+		flowtop_bpf__destroy(skel);
+		errno = -ret;
+		return NULL;
+	}
+	return skel;
+}
+
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen)
 {
 	unsigned spill = opts->spill_hosts ? opts->spill_hosts : FLOWTOP_DEFAULT_SPILL_HOSTS;
 	struct flowtop_bpf *skel;
 	unsigned slots, hints;
+	bool fetch, exchange;
 	int ncpus, ret;
 
 	libbpf_verbose = opts->verbose;
@@ -188,7 +230,17 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 		snprintf(err, errlen, "rings for %d CPUs do not fit one map", ncpus);
 		return NULL;
 	}
-	skel = flowtop_bpf__open();
+	/* without them (5.10, 5.11) frames join no record; an exchange of the head needs
+	 * them still. When the probe cannot tell, the load does */
+	fetch = !opts->no_fetch_atomics && kfeatures_fetch_atomics() != 0;
+	exchange = opts->exchange_head || !CPU_STORES_IN_ORDER;
+	if (!fetch && exchange) {
+		describe_missing("BPF atomics (fetch-and-add, exchange) (Linux 5.12), which "
+				 "flowtop needs on a CPU that may reorder stores",
+				 err, errlen);
+		return NULL;
+	}
+	skel = open_object(fetch);
 	if (!skel) {
 		snprintf(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
 		return NULL;
@@ -196,7 +248,8 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 	hints = bpf_load_join_hints((unsigned)ncpus);
 	skel->rodata->ring_mask = slots - 1;
 	skel->rodata->set_mask = hints / 2 - 1;
-	skel->rodata->exchange_head = opts->exchange_head || !CPU_STORES_IN_ORDER;
+	skel->rodata->exchange_head = exchange;
+	skel->rodata->fetch_atomics = fetch;
 	ret = bpf_map__set_max_entries(skel->maps.ring, slots * (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.ring_ctl, (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.joins, hints / 2 * (unsigned)ncpus);
@@ -224,6 +277,11 @@ out_destroy:
 void bpf_unload(struct flowtop_bpf *skel)
 {
 	flowtop_bpf__destroy(skel);
+}
+
+bool bpf_load_joins(const struct flowtop_bpf *skel)
+{
+	return skel->rodata->fetch_atomics;
 }
 
 int bpf_load_prog_fd(const struct flowtop_bpf *skel)

@@ -20,13 +20,15 @@ struct flowtop_bpf;
 
 /* How big to make the maps; 0 takes the default (flowtop.h). */
 struct bpf_load_opts {
-	unsigned ring_slots;  /* slots per CPU ring, rounded up to a power of two (0: as
-			       * ring_budget allows) */
-	size_t ring_budget;   /* bytes for all the rings (0: BPF_LOAD_RING_BUDGET) */
-	unsigned spill_hosts; /* entries of the spill map */
-	bool verbose;	      /* libbpf's own messages on stderr */
-	bool exchange_head;   /* publish ring records with a fully ordered exchange even on a
-			       * CPU that keeps stores in order (x86): for the tests */
+	unsigned ring_slots;   /* slots per CPU ring, rounded up to a power of two (0: as
+				* ring_budget allows) */
+	size_t ring_budget;    /* bytes for all the rings (0: BPF_LOAD_RING_BUDGET) */
+	unsigned spill_hosts;  /* entries of the spill map */
+	bool verbose;	       /* libbpf's own messages on stderr */
+	bool exchange_head;    /* publish ring records with a fully ordered exchange even on a
+				* CPU that keeps stores in order (x86): for the tests */
+	bool no_fetch_atomics; /* load the program as for a kernel without BPF atomics that
+				* return the old value (5.10, 5.11): for the tests */
 	struct bpf_load_verified *verified; /* when set: what the verifier processed for
 					     * each program (BPF_LOAD_PROGS entries) */
 };
@@ -65,6 +67,9 @@ unsigned bpf_load_join_hints(unsigned ncpus);
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen);
 void bpf_unload(struct flowtop_bpf *skel);
 
+/* Whether the loaded program joins a pair's frames into one record: with BPF atomics that
+ * fetch (Linux 5.12); without them, every frame is a record of its own. */
+bool bpf_load_joins(const struct flowtop_bpf *skel);
 int bpf_load_prog_fd(const struct flowtop_bpf *skel);
 /* flowtop_gate, and the array of the programs it hands frames to (src/gate.h). */
 int bpf_load_gate_fd(const struct flowtop_bpf *skel);

@@ -8,8 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <cap-ng.h>
+#include <linux/bpf.h>
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -44,6 +48,34 @@ int caps_missing(char *buf, size_t len, bool need_raw)
 int caps_can_change_user(void)
 {
 	return !capng_get_caps_process() && has(CAP_SETUID) && has(CAP_SETGID) && has(CAP_SETPCAP);
+}
+
+bool caps_bpf_gated(void)
+{
+	static const unsigned caps[] = { CAP_BPF, CAP_SYS_ADMIN };
+	bool had[2], gated;
+	union bpf_attr attr;
+	size_t i;
+
+	if (capng_get_caps_process())
+		return false;
+	for (i = 0; i < 2; i++) {
+		had[i] = capng_have_capability(CAPNG_EFFECTIVE, caps[i]);
+		if (had[i] && capng_update(CAPNG_DROP, CAPNG_EFFECTIVE, caps[i]))
+			return false;
+	}
+	if ((had[0] || had[1]) && capng_apply(CAPNG_SELECT_CAPS))
+		return false;
+	/* no map: a kernel that does not gate the command answers EBADF */
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (__u32)-1;
+	gated = syscall(SYS_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) < 0 && errno == EPERM;
+	for (i = 0; i < 2; i++)
+		if (had[i])
+			capng_update(CAPNG_ADD, CAPNG_EFFECTIVE, caps[i]);
+	if (had[0] || had[1])
+		capng_apply(CAPNG_SELECT_CAPS);
+	return gated;
 }
 
 int caps_drop(const struct caps_user *user, unsigned keep)

@@ -41,6 +41,13 @@ enum caps_keep {
 	CAPS_KEEP_BPF = 1u << 1,     /* the screen's e: the program of a new expression */
 };
 
+/* Whether the kernel refuses every bpf() command, a map's lookup too, to a process
+ * without CAP_BPF (or CAP_SYS_ADMIN): Linux 5.10 does while
+ * kernel.unprivileged_bpf_disabled is set, where later kernels check it for loading
+ * programs and making maps alone. flowtop then keeps CAP_BPF to read its counters.
+ * Probed with both out of the effective set a moment; false where it cannot tell. */
+bool caps_bpf_gated(void);
+
 /* Keeps what `keep` says and drops every other capability from the effective,
  * permitted, inheritable and ambient sets, and from the bounding set when it may
  * (CAP_SETPCAP, as root has); with user, also becomes that user and group, without

@@ -125,7 +125,7 @@ static int probe_ringbuf(void)
 }
 
 /* a fetch-and-add on a stack slot, as ring_join() does on a record */
-static int probe_atomics(void)
+int kfeatures_fetch_atomics(void)
 {
 	const struct bpf_insn insns[] = {
 		MOV_K(BPF_REG_0, 0),
@@ -157,10 +157,12 @@ const struct kfeature kfeatures[] = {
 	{ "global functions", "5.6", "a capture file's frames in one run", NULL, NULL },
 	{ "BPF ring buffers", "5.8", "the filter wakes flowtop when a ring passes a quarter full",
 	  NULL, probe_ringbuf },
-	{ "BPF atomics (fetch-and-add, exchange)", "5.12",
-	  "a frame added to a record user space may be taking", NULL, probe_atomics },
 	{ "run-time statistics (BPF_ENABLE_STATS)", "5.8", "the filter's cost per frame",
 	  "the cost is not shown", NULL },
+	{ "BPF atomics (fetch-and-add, exchange)", "5.12",
+	  "a frame added to the record of its pair, while user space may be taking it",
+	  "every frame a record of its own (on x86; other CPUs cannot run)",
+	  kfeatures_fetch_atomics },
 	/* 5.6 brought BPF_MAP_LOOKUP_BATCH for hashes and plain arrays; per-CPU arrays got it
 	 * in 5.13 (percpu_array_map_ops' .map_lookup_batch) */
 	{ "batch lookups of per-CPU arrays", "5.13", "every slot's counters in one call",

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 /* The oldest kernel flowtop runs on: the newest version of the features it needs. */
-#define KFEATURES_OLDEST "5.12"
+#define KFEATURES_OLDEST "5.10"
 
 struct kfeature {
 	const char *name;     /* what it is, as the README's table says it */
@@ -32,5 +32,9 @@ bool kfeatures_unsupported(int err);
  * ("BPF atomics (Linux 5.12), ..."): how many. Probes load small maps and programs:
  * call it after a load failed, as the one who loads flowtop's program. */
 int kfeatures_missing(char *out, size_t outlen);
+
+/* Whether the kernel has BPF atomics that return the old value (Linux 5.12): 1, 0, or
+ * -errno when it cannot tell (no privilege). */
+int kfeatures_fetch_atomics(void);
 
 #endif

@@ -131,7 +131,7 @@ static int read_file(const struct cli_opts *opts)
 	ret = cap ? 0 : errno == EOPNOTSUPP ? -EOPNOTSUPP : -1;
 	/* the program is loaded: the file (anyone may have made it) is parsed and the
 	 * expression compiled with no privilege left */
-	if (!ret && (ret = caps_drop(NULL, CAPS_KEEP_NONE)))
+	if (!ret && (ret = caps_drop(NULL, caps_bpf_gated() ? CAPS_KEEP_BPF : CAPS_KEEP_NONE)))
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
 	if (!ret && !(pf = pcapfile_open(opts->read, err, sizeof(err))))
 		ret = -EINVAL, usage = true;
@@ -235,9 +235,10 @@ int main(int argc, char **argv)
 	if (!opts.batch || opts.listen)
 		capture_enable_stats(cap);
 	/* the screen keeps CAP_BPF for e (a new expression is a new program); the batch
-	 * modes and the exporter keep the packet socket's alone */
+	 * modes and the exporter keep the packet socket's alone, but where the kernel
+	 * gates every bpf() command (5.10), CAP_BPF too, to read the counters */
 	ret = caps_drop(opts.user ? &user : NULL,
-			CAPS_KEEP_NET_RAW | (opts.batch ? 0 : CAPS_KEEP_BPF));
+			CAPS_KEEP_NET_RAW | (opts.batch && !caps_bpf_gated() ? 0 : CAPS_KEEP_BPF));
 	if (ret) {
 		capture_free(cap);
 		snprintf(err, sizeof(err), "cannot drop privileges%s%s: %s",

@@ -5,11 +5,12 @@
 # Prints each VM's suites as tests/run.sh does, then one closing line
 # "N passed, N failed, N skipped" summed over the kernels.
 #
-#   tests/kernels/run.sh [KERNEL...]   default: $KERNELS, else "6.1 6.12"
+#   tests/kernels/run.sh [KERNEL...]   default: $KERNELS, else "5.10 6.1 6.12"
 #
 # A KERNEL is a version (6.1.0-57-amd64) or a series (6.1): its newest version in /boot
 # (Debian 12's 6.1, which .ci/deps.sh kernels installs) or in KERNEL_DIR (default
-# .output/kernels: Debian 13's 6.12, which .ci/deps.sh kernels unpacks there). 6.1 runs
+# .output/kernels: Debian 11's 5.10 and 13's 6.12, which .ci/deps.sh kernels unpacks
+# there). 6.1 runs
 # the whole tier; the others, each a VM of minutes more without KVM, the suites of
 # short_suites below.
 set -u
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/../.." || exit 2
 short_suites=(test_verifier test_dissect test_rings test_expr e2e_veth e2e_multi e2e_start)
 kdir=${KERNEL_DIR:-.output/kernels}
 # shellcheck disable=SC2086 # a list of words
-[ $# = 0 ] && set -- ${KERNELS:-6.1 6.12}
+[ $# = 0 ] && set -- ${KERNELS:-5.10 6.1 6.12}
 kernels=()
 passed=0 failed=0 skipped=0
 for k in "$@"; do

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* fetchless.c: flowtop's BPF object for kernels without BPF atomics that return the old
+ * value (before Linux 5.12). Their verifiers refuse an object holding one of those
+ * instructions anywhere, even in code that never runs, so each becomes a plain atomic
+ * addition (the old XADD, which every eBPF kernel takes) in a copy of the object. The
+ * program runs none of them there: the joins that fetch stand behind fetch_atomics and
+ * the exchange of the head behind exchange_head, both 0 on such a kernel (bpf_load.c). */
+#include "fetchless.h"
+
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+static void *object;
+static size_t object_rewritten;
+
+/* Rewrites the fetching atomics of one section's n instructions: how many. */
+static size_t rewrite(struct bpf_insn *insn, size_t n)
+{
+	size_t i, done = 0;
+
+	for (i = 0; i < n; i++) {
+		__u8 cls = BPF_CLASS(insn[i].code), mode = BPF_MODE(insn[i].code);
+
+		if (cls == BPF_STX && mode == BPF_ATOMIC && insn[i].imm & BPF_FETCH) {
+			insn[i].imm = BPF_ADD;
+			done++;
+		}
+	}
+	return done;
+}
+
+const void *fetchless_object(const void *elf, size_t sz, size_t *rewritten)
+{
+	Elf_Scn *scn = NULL;
+	size_t done = 0;
+	void *copy;
+	Elf *e;
+
+	if (object) {
+		*rewritten = object_rewritten;
+		return object;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	copy = malloc(sz);
+	if (!copy)
+		return NULL;
+	memcpy(copy, elf, sz);
+	e = elf_memory(copy, sz);
+	if (!e || elf_kind(e) != ELF_K_ELF)
+		goto bad;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			goto bad;
+		if (sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (sh.sh_offset > sz || sh.sh_size > sz - sh.sh_offset ||
+		    sh.sh_size % sizeof(struct bpf_insn) ||
+		    sh.sh_offset % _Alignof(struct bpf_insn))
+			goto bad;
+		done += rewrite((struct bpf_insn *)((char *)copy + sh.sh_offset),
+				sh.sh_size / sizeof(struct bpf_insn));
+	}
+	elf_end(e);
+	object = copy;
+	object_rewritten = *rewritten = done;
+	return object;
+
+bad:
+	if (e)
+		elf_end(e);
+	free(copy);
+	errno = EINVAL;
+	return NULL;
+}
