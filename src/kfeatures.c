@@ -160,7 +160,7 @@ const struct kfeature kfeatures[] = {
 	{ "run-time statistics (BPF_ENABLE_STATS)", "5.8", "the filter's cost per frame",
 	  "the cost is not shown", NULL },
 	{ "BPF atomics (fetch-and-add, exchange)", "5.12",
-	  "a frame added to the record of its pair, while user space may be taking it",
+	  "a frame joins its pair's record, which user space may be taking",
 	  "every frame a record of its own (on x86; other CPUs cannot run)",
 	  kfeatures_fetch_atomics },
 	/* 5.6 brought BPF_MAP_LOOKUP_BATCH for hashes and plain arrays; per-CPU arrays got it
