@@ -4,7 +4,7 @@
 # known traffic on two veth pairs: every key is typed with send-keys and its effect read
 # back with capture-pane.
 . "$(dirname "$0")/lib.sh"
-need_root 49
+need_root 53
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new ta && a=$NETNS && netns_new tb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -62,6 +62,20 @@ keys r
 check "'r' reverses" seen 'shows "^ADDRESS v" && [ "$(first_row)" = 10.77.1.3 ]'
 keys r '>'
 check "'>' moves the sort right again" seen 'shows "RX 2s v" && [ "$(first_row)" = 10.77.1.2 ]'
+keys F6
+check "F6, htop's sort key, moves the sort right too" seen 'shows "TX 2s v"'
+keys '<'
+wait_shows "RX 2s v"
+keys F4
+check "F4, htop's filter key, opens the filter prompt" wait_shows "^Filter (CIDR, address, text):"
+keys 10.77.1.3 Enter
+check "F4's filter applies: one row left" \
+	seen '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
+keys F3
+check "F3, htop's search key, opens the same prompt, the filter offered" \
+	wait_shows "^Filter (CIDR, address, text): 10.77.1.3"
+keys Escape
+wait_for 5 eval '[ "$(rows | wc -l)" = 3 ]'
 
 keys / 10.77.1.3 Enter
 check "'/' filter: one row left" seen '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
