@@ -136,29 +136,34 @@ static int columns_of(const char *text)
 	return n;
 }
 
-/* The last line: where more of the help is and which keys show, or how to close it. */
+/* The last line: where more of the help is, which keys show, how to close it; what fits
+ * of that, in that order. */
 static void draw_hint(const struct help_line *lines, int top, int total, int page, bool utf8)
 {
-	static const char close_it[] = "; q closes";
 	bool above = top > 0, below = top + page < total;
-	int shown_end = below ? top + page : total;
-	char hint[96];
+	int shown_end = below ? top + page : total, i;
+	const char *where = above && below ? (utf8 ? "\u2191\u2193" : "^v")
+			    : above	   ? (utf8 ? "\u2191" : "^")
+					   : (utf8 ? "\u2193" : "v");
+	char more[16], keys_shown[64], full[80];
+	const char *hint[3] = { full, keys_shown, more }; /* the longest first */
 
-	if (!above && !below)
-		snprintf(hint, sizeof(hint), " every key shown; q or Esc closes");
-	else
-		snprintf(hint, sizeof(hint), " %s more: keys %u-%u of %u",
-			 above && below ? (utf8 ? "\u2191\u2193" : "^v")
-			 : above	? (utf8 ? "\u2191" : "^")
-					: (utf8 ? "\u2193" : "v"),
+	if (!above && !below) {
+		hint[0] = " every key shown; q or Esc closes";
+		hint[1] = " q or Esc closes";
+		hint[2] = " q closes";
+	} else {
+		snprintf(more, sizeof(more), " %s more", where);
+		snprintf(keys_shown, sizeof(keys_shown), "%s: keys %u-%u of %u", more,
 			 lines[top].binding + 1, lines[shown_end - 1].binding + 1,
 			 key_bindings_count);
-	if ((above || below) && columns_of(hint) + (int)strlen(close_it) <= COLS)
-		strcat(hint, close_it);
+		snprintf(full, sizeof(full), "%s; q closes", keys_shown);
+	}
+	for (i = 0; i < 2 && columns_of(hint[i]) > COLS; i++)
+		;
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(LINES - 1, 0, ' ', COLS);
-	if (columns_of(hint) <= COLS)
-		mvaddstr(LINES - 1, 0, hint);
+	mvaddnstr(LINES - 1, 0, hint[i], COLS);
 	attroff(theme_attr(THEME_BAR_LINE));
 }
 

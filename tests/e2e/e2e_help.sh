@@ -4,13 +4,14 @@
 # the table of a replayed capture (no namespaces): at 120x35 every key of ui/keys.c's
 # table on a line of its own, whole, and nothing of the table through it; at 50x12 and
 # 40x10 every key's whole text reached by scrolling, wrapped under its column, a last
-# line saying where more is, the keys and the wheel that scroll it not closing it.
+# line saying where more is (at 20x6 too), the keys and the wheel that scroll it not
+# closing it.
 . "$(dirname "$0")/lib.sh"
-need_root 16
+need_root 17
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 command -v python3 >/dev/null || { fail "python3 is not installed"; summary; exit; }
 capture=$CORPUS/pcap/ndpi-gnutella.pcap
-need_file "$capture" 16
+need_file "$capture" 17
 
 # the key table as the source has it: a line "label<TAB>text" a key
 python3 - "$FLOWTOP_ROOT/ui/keys.c" >"$E2E_TMP/keys" <<'EOF'
@@ -121,6 +122,11 @@ for size in 50x12 40x10; do
 		eval 'walk_help && reached "$E2E_TMP/walk" "${size%x*}"' || screen | sed 's/^/  | /'
 done
 check "40x10: nothing of the table shows through" eval 'help_open && ! table_glyphs'
+tm resize-window -t "$S" -x 20 -y 6
+check "20x6, the smallest screen drawn: the last line still says where more is" \
+	seen 'help_open && hint | grep -q "^ [↑↓]* more$"' || screen | sed 's/^/  | /'
+tm resize-window -t "$S" -x 40 -y 10
+wait_for 5 eval 'hint | grep -q "more: keys"'
 
 # the other scrolling keys, at 40x10: End shows the last key, Home the first, PgDn
 # and Space a page further; the last line counts the keys shown
