@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* screen.h: drawing with ncursesw: header (or a conversation's), traffic graph, table with
- * sparklines, status line, footer, help, picker; and where the last frame put things,
- * for the mouse. */
+ * sparklines, status line, footer, picker, or the help (help.c) instead; and where the
+ * last frame put things, for the mouse. */
 #ifndef FLOWTOP_SCREEN_H
 #define FLOWTOP_SCREEN_H
 

@@ -2,7 +2,7 @@
 /* ui.c: the screen on the shared event loop (loop.h), with the keyboard and the DNS
  * worker as its own fds: sampling (live, or a capture file's playback), drawing,
  * prompts, dumps and interface switches; keys and the mouse go to actions.c, the
- * picker's to picker.c, and what they return is done here. */
+ * picker's to picker.c, the help's to help.c, and what they return is done here. */
 #include "ui.h"
 
 #include <curses.h>
@@ -353,10 +353,10 @@ static void help_mouse(struct ui *u)
 static void handle_key(struct ui *u, int ch)
 {
 	if (ch == KEY_MOUSE) {
-		if (!u->help && u->prompt == PROMPT_NONE && u->picker_count == 0)
-			react(u, ui_table_mouse(u));
-		else if (u->help)
+		if (u->help)
 			help_mouse(u);
+		else if (u->prompt == PROMPT_NONE && u->picker_count == 0)
+			react(u, ui_table_mouse(u));
 		else {
 			MEVENT ev[MOUSE_RUN_MAX];
 
