@@ -34,6 +34,7 @@ static unsigned act_quit(struct ui *u)
 static unsigned act_help(struct ui *u)
 {
 	u->help = true;
+	u->help_top = 0;
 	return REACT_NONE;
 }
 

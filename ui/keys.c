@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* keys.c: every key flowtop answers to, once. */
+/* keys.c: every key flowtop answers to, once; htop's F-keys on the actions they name
+ * there (F1 help, F3 search and F4 filter: the filter, F6 sort, F10 quit). */
 #include "keys.h"
 
 #include <curses.h>
@@ -10,9 +11,12 @@ const struct key_binding key_bindings[] = {
 	{ { 'h', '?', KEY_F(1) }, "h ? F1", "show or close this help", ACT_HELP },
 	{ { 'q', KEY_F(10) }, "q F10", "quit (Ctrl-C too)", ACT_QUIT },
 	{ { '<' }, "<", "sort by the column to the left", ACT_SORT_LEFT },
-	{ { '>' }, ">", "sort by the column to the right", ACT_SORT_RIGHT },
+	{ { '>', KEY_F(6) }, "> F6", "sort by the column to the right", ACT_SORT_RIGHT },
 	{ { 'r' }, "r", "reverse the sort order", ACT_REVERSE },
-	{ { '/' }, "/", "filter: CIDR, address or text; Esc clears", ACT_FILTER },
+	{ { '/', KEY_F(3), KEY_F(4) },
+	  "/ F3 F4",
+	  "filter: CIDR, address or text; Esc clears",
+	  ACT_FILTER },
 	{ { 'i' }, "i", "pick the interface to watch", ACT_IFACE },
 	{ { 'e' },
 	  "e",

@@ -70,18 +70,64 @@ static void picked(const struct ui *u, struct iface_names *list)
 		iface_names_add(list, u->picker_names[u->picker_selected]);
 }
 
+/* Whether the entry k is among what Enter picked. */
+static bool is_picked(const struct ui *u, int k)
+{
+	size_t i;
+
+	if (u->picked.any)
+		return !strcmp(u->picker_names[k], IFACE_ANY);
+	for (i = 0; i < u->picked.n; i++)
+		if (!strcmp(u->picked.names[i], u->picker_names[k]))
+			return true;
+	return false;
+}
+
+/* Whether Enter picked what is watched now, every interface of it still there: then
+ * nothing is to be attached again, nor counted anew. */
+static bool picked_is_watched(const struct ui *u)
+{
+	const struct iface_watch *l;
+	size_t n, i, live = 0, listed = 0;
+	int k;
+
+	if (u->iface_lost)
+		return false;
+	for (k = 0; k < u->picker_count; k++) {
+		if (is_picked(u, k) != u->picker_now[k])
+			return false;
+		listed += u->picker_now[k];
+	}
+	if (capture_any(u->cap))
+		return listed == 1;
+	l = capture_links(u->cap, &n);
+	for (i = 0; i < n; i++)
+		live += !l[i].gone;
+	return live == n && listed == n; /* none gone, none past the list's end */
+}
+
 bool ui_picker_key(struct ui *u, int ch)
 {
 	if (ch == KEY_UP || ch == 'k')
 		u->picker_selected = u->picker_selected > 0 ? u->picker_selected - 1 : 0;
 	else if (ch == KEY_DOWN || ch == 'j')
 		u->picker_selected += u->picker_selected + 1 < u->picker_count;
+	else if (ch == KEY_HOME)
+		u->picker_selected = 0;
+	else if (ch == KEY_END)
+		u->picker_selected = u->picker_count - 1;
 	else if (ch == ' ')
 		u->picker_marked[u->picker_selected] = !u->picker_marked[u->picker_selected];
 	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		bool same;
+
 		picked(u, &u->picked);
+		same = picked_is_watched(u);
 		u->picker_count = 0;
-		return true;
+		if (same)
+			ui_status(u, "already watching %s: the counters go on",
+				  capture_name(u->cap));
+		return !same;
 	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
 		u->picker_count = 0;
 	return false;

@@ -10,8 +10,10 @@ struct ui;
 
 /* Opens it, the interfaces watched now marked as such. */
 void ui_open_picker(struct ui *u);
-/* A key while it is open: true when Enter chose interfaces (in u->picked: those marked,
- * "any" among them winning, else the one selected); it is closed then, and by Esc. */
+/* A key while it is open: Up, Down (k, j), Home and End select, Space marks; true when
+ * Enter chose other interfaces (in u->picked: those marked, "any" among them winning,
+ * else the one selected) than those watched, which it only closes, the counters going
+ * on; Esc closes it too. */
 bool ui_picker_key(struct ui *u, int ch);
 
 #endif

@@ -11,7 +11,7 @@
 #include "column_layout.h"
 #include "fmt.h"
 #include "graph.h"
-#include "keys.h"
+#include "help.h"
 #include "spark.h"
 #include "theme.h"
 
@@ -519,32 +519,6 @@ static void box_at(int h, int w, int *y0, int *x0)
 	}
 }
 
-/* The keys in a box, in two columns when one does not fit the height. */
-static void draw_help(void)
-{
-	int per_col = (int)key_bindings_count, ncols = 1, col_w = 62, h, w, y0, x0, i;
-
-	if (per_col + 4 > LINES && COLS >= 2 * 40 + 2) {
-		ncols = 2;
-		per_col = ((int)key_bindings_count + 1) / 2;
-		if (col_w > (COLS - 2) / 2)
-			col_w = (COLS - 2) / 2; /* the longest help is cut, not the keys */
-	}
-	h = per_col + 4;
-	w = ncols * col_w + 2;
-	box_at(h, w, &y0, &x0);
-	mvprintw(y0, x0 + 2, " flowtop keys ");
-	for (i = 0; i < (int)key_bindings_count; i++) {
-		int y = y0 + 2 + i % per_col, x = x0 + 2 + i / per_col * col_w;
-
-		if (y >= y0 + h - 1 || y >= LINES - 1)
-			continue; /* clipped: the terminal is too short even for two columns */
-		mvprintw(y, x, "%-10s %.*s", key_bindings[i].label, col_w - 13,
-			 key_bindings[i].help);
-	}
-	mvprintw(y0 + h - 1, x0 + 2, " any key closes ");
-}
-
 static void draw_picker(const struct screen_state *s)
 {
 	int h = s->picker_count + 4, w = 48, y0, x0, i;
@@ -573,6 +547,12 @@ void screen_draw(const struct screen_state *s)
 		refresh();
 		return;
 	}
+	if (s->help) { /* the whole terminal */
+		curs_set(0);
+		help_draw(s->help_top, utf8);
+		refresh();
+		return;
+	}
 	nl = link_count(s, order);
 	link_lines = links_fit(s, nl);
 	draw_header(s);
@@ -580,10 +560,8 @@ void screen_draw(const struct screen_state *s)
 	if (graph_shown())
 		draw_graph(s, TOP_LINES + link_lines);
 	draw_table(s, header_lines());
-	drawn.table = !s->help && !s->picker_count && !s->prompt;
-	if (s->help)
-		draw_help();
-	else if (s->picker_count > 0)
+	drawn.table = !s->picker_count && !s->prompt;
+	if (s->picker_count > 0)
 		draw_picker(s);
 	draw_footer(s);
 	refresh();

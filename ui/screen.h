@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* screen.h: drawing with ncursesw: header (or a conversation's), traffic graph, table with
- * sparklines, status line, footer, help, picker; and where the last frame put things,
- * for the mouse. */
+ * sparklines, status line, footer, picker, or the help (help.c) instead; and where the
+ * last frame put things, for the mouse. */
 #ifndef FLOWTOP_SCREEN_H
 #define FLOWTOP_SCREEN_H
 
@@ -41,8 +41,9 @@ struct screen_state {
 	const char *rows_are;		 /* "by AS", "hosts of AS15169 GOOGLE", or NULL */
 	const struct convo_proto_counts *conv_protos; /* its traffic by protocol */
 	double conv_elapsed;			      /* seconds since it opened */
-	bool help;
-	int picker_count; /* > 0: the interface picker is open */
+	bool help;				      /* the help instead of all this (help.h), */
+	int help_top;				      /* from its line help_top */
+	int picker_count;			      /* > 0: the interface picker is open */
 	const char (*picker_names)[IF_NAMESIZE];
 	const char *const *picker_states;
 	const bool *picker_marked, *picker_now;

@@ -2,7 +2,7 @@
 /* ui.c: the screen on the shared event loop (loop.h), with the keyboard and the DNS
  * worker as its own fds: sampling (live, or a capture file's playback), drawing,
  * prompts, dumps and interface switches; keys and the mouse go to actions.c, the
- * picker's to picker.c, and what they return is done here. */
+ * picker's to picker.c, the help's to help.c, and what they return is done here. */
 #include "ui.h"
 
 #include <curses.h>
@@ -23,6 +23,7 @@
 #include "dump.h"
 #include "fmt.h"
 #include "graph.h"
+#include "help.h"
 #include "keys.h"
 #include "loop.h"
 #include "outcome.h"
@@ -53,6 +54,7 @@ static void draw(struct ui *u)
 		.cost_ns = u->cost_ns,
 		.status = ui_now() < u->status_until ? u->status : NULL,
 		.help = u->help,
+		.help_top = u->help_top,
 		.picker_count = u->picker_count,
 		.picker_names = u->picker_names,
 		.picker_states = u->picker_states,
@@ -334,10 +336,26 @@ static void react(struct ui *u, unsigned what)
 	}
 }
 
+/* The mouse over the help: the wheel scrolls it, presses do nothing. */
+static void help_mouse(struct ui *u)
+{
+	MEVENT ev[MOUSE_RUN_MAX];
+	size_t n = ui_mouse_events(ev, MOUSE_RUN_MAX), i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED))
+			help_scroll(&u->help_top,
+				    ev[i].bstate & BUTTON4_PRESSED ? -HELP_WHEEL_LINES
+								   : HELP_WHEEL_LINES,
+				    help_total_lines(), help_page_lines());
+}
+
 static void handle_key(struct ui *u, int ch)
 {
 	if (ch == KEY_MOUSE) {
-		if (!u->help && u->prompt == PROMPT_NONE && u->picker_count == 0)
+		if (u->help)
+			help_mouse(u);
+		else if (u->prompt == PROMPT_NONE && u->picker_count == 0)
 			react(u, ui_table_mouse(u));
 		else {
 			MEVENT ev[MOUSE_RUN_MAX];
@@ -352,7 +370,7 @@ static void handle_key(struct ui *u, int ch)
 		return;
 	}
 	if (u->help)
-		u->help = false;
+		u->help = help_key(ch, &u->help_top, help_total_lines(), help_page_lines());
 	else if (u->prompt != PROMPT_NONE)
 		prompt_key(u, ch);
 	else if (u->picker_count > 0) {

@@ -61,6 +61,7 @@ struct ui {
 	struct lineedit edit;				/* the open prompt's line */
 	struct lineedit_history history[PROMPT__COUNT]; /* each prompt's last values */
 	bool help;
+	int help_top; /* the help's first line shown */
 	int picker_count, picker_selected;
 	char picker_names[PICKER_MAX][IF_NAMESIZE];
 	const char *picker_states[PICKER_MAX];

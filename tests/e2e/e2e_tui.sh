@@ -4,7 +4,7 @@
 # known traffic on two veth pairs: every key is typed with send-keys and its effect read
 # back with capture-pane.
 . "$(dirname "$0")/lib.sh"
-need_root 45
+need_root 53
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new ta && a=$NETNS && netns_new tb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -44,6 +44,9 @@ shows() { screen | grep -q -- "$1"; }
 shows_not() { ! screen | grep -q -- "$1"; }
 first_row() { rows | head -n 1 | awk '{print $1}'; }
 wait_shows() { wait_for 5 shows "$1"; }
+# in_bytes: the bytes the header says came in since attaching ("(578kB, 3.90kp)")
+in_bytes() { screen | sed -n 2p | sed -n 's/^ in [^(]*(\([0-9.]*\)\([kMGTP]\?\)B, .*/\1 \2/p' |
+	awk '{ m = $2 == "" ? 0 : index("kMGTP", $2); printf "%.0f\n", $1 * 1000 ^ m }'; }
 # uptime: the seconds the header says flowtop has been up
 uptime() { screen | head -n 1 | sed -n 's/.* up \([0-9]*\):\([0-9]*\):\([0-9]*\) .*/\1 \2 \3/p' |
 	awk '{ print $1 * 3600 + $2 * 60 + $3 }'; }
@@ -59,6 +62,20 @@ keys r
 check "'r' reverses" seen 'shows "^ADDRESS v" && [ "$(first_row)" = 10.77.1.3 ]'
 keys r '>'
 check "'>' moves the sort right again" seen 'shows "RX 2s v" && [ "$(first_row)" = 10.77.1.2 ]'
+keys F6
+check "F6, htop's sort key, moves the sort right too" seen 'shows "TX 2s v"'
+keys '<'
+wait_shows "RX 2s v"
+keys F4
+check "F4, htop's filter key, opens the filter prompt" wait_shows "^Filter (CIDR, address, text):"
+keys 10.77.1.3 Enter
+check "F4's filter applies: one row left" \
+	seen '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
+keys F3
+check "F3, htop's search key, opens the same prompt, the filter offered" \
+	wait_shows "^Filter (CIDR, address, text): 10.77.1.3"
+keys Escape
+wait_for 5 eval '[ "$(rows | wc -l)" = 3 ]'
 
 keys / 10.77.1.3 Enter
 check "'/' filter: one row left" seen '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
@@ -122,6 +139,24 @@ check "rows now show only the second pair" \
 	wait_for 5 eval 'rows | grep -q "^10\.77\.2\.2" && ! rows | grep -q "^10\.77\.1\."'
 keys i k Enter
 check "and back to the first" wait_shows "flowtop  $v1b (up)"
+keys i End Enter
+check "picker: End selects the last interface" wait_shows "flowtop  $v2b (up)" ||
+	screen | sed 's/^/  | /'
+keys i Home Enter
+check "picker: Home selects the first, any" wait_shows "flowtop  any (up)" ||
+	screen | sed 's/^/  | /'
+keys i End k Enter # the first pair's, just before the second's
+wait_shows "flowtop  $v1b (up)"
+# Enter on the interface watched: closed, said, and the counts go on (not started over)
+wait_for 10 eval '[ "$(uptime)" -ge 2 ] && [ "$(in_bytes)" -gt 0 ]'
+t0=$(uptime) b0=$(in_bytes)
+keys i
+wait_shows "$v1b .*(now)"
+keys Enter
+check "picker: Enter on the interface watched closes it, saying so" \
+	seen 'shows "already watching $v1b: the counters go on" && ! shows "watch which interface"'
+check "and its counters go on: the time up and the bytes in did not start over" \
+	eval '[ "$(uptime)" -ge "$t0" ] && [ "$(in_bytes)" -ge "$b0" ]'
 
 # an interface that goes away between the listing and the pick
 ip -n "$b" link add "ftgone-$E2E_SFX" type dummy 2>/dev/null ||

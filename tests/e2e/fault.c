@@ -40,12 +40,14 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 {
 	static int (*real_bind)(int, const struct sockaddr *, socklen_t);
 	const char *name = getenv("FAULT_BIND_IFACE");
+	int index = name ? (int)if_nametoindex(name) : 0; /* 0: no such interface (yet) */
 
 	if (!real_bind)
 		real_bind =
 		    (int (*)(int, const struct sockaddr *, socklen_t))dlsym(RTLD_NEXT, "bind");
-	if (name && addr && addr->sa_family == AF_PACKET && len >= sizeof(struct sockaddr_ll) &&
-	    ((const struct sockaddr_ll *)addr)->sll_ifindex == (int)if_nametoindex(name)) {
+	/* index 0 would be every interface's socket, under any */
+	if (index && addr && addr->sa_family == AF_PACKET && len >= sizeof(struct sockaddr_ll) &&
+	    ((const struct sockaddr_ll *)addr)->sll_ifindex == index) {
 		errno = ENODEV;
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #include "test.h"
 
 #include <ctype.h>
+#include <curses.h>
 
 #include "cli.h"
 #include "column_layout.h"
@@ -246,10 +247,11 @@ static char *read_readme(void)
 	return read_text("README.md", text, sizeof(text));
 }
 
-/* The README's key table names every key of a letter or sign the screen answers to. */
+/* The README's key table names every key of a letter or sign, and every function key,
+ * the screen answers to. */
 static void test_readme_lists_every_key(void)
 {
-	char *readme = read_readme(), *table, *end, want[8];
+	char *readme = read_readme(), *table, *end, want[16];
 	unsigned i, k;
 
 	table = readme ? strstr(readme, "| key | does |") : NULL;
@@ -261,11 +263,14 @@ static void test_readme_lists_every_key(void)
 		     k++) {
 			int key = key_bindings[i].keys[k];
 
-			if (key <= ' ' || key > '~')
+			if (key >= KEY_F(1) && key <= KEY_F(12))
+				snprintf(want, sizeof(want), " F%d ", key - KEY_F0);
+			else if (key > ' ' && key <= '~')
+				snprintf(want, sizeof(want), "`%c`", key);
+			else
 				continue;
-			snprintf(want, sizeof(want), "`%c`", key);
 			if (!memmem(table, (size_t)(end - table), want, strlen(want)))
-				FAILF("key '%c' (%s) is not in the README's key table", key,
+				FAILF("key '%s' (%s) is not in the README's key table", want,
 				      key_bindings[i].help);
 		}
 }
