@@ -38,6 +38,7 @@ cmd ip iproute2
 cmd tcpreplay tcpreplay
 cmd editcap wireshark-common
 cmd capinfos wireshark-common
+cmd mergecap wireshark-common
 cmd tcpdump tcpdump
 cmd tshark tshark
 cmd ethtool ethtool
