@@ -12,16 +12,23 @@ need_file "$CORPUS/pcap/SUMMARY.csv" 2
 here=$(dirname "$0")
 python3 "$here/corpus_expect.py" --wire "$CORPUS" "$here/corpus-differences.csv" "$E2E_TMP" \
 	>"$E2E_TMP/list" || { fail "corpus_expect.py failed"; summary; exit; }
-files=() sum=
+# the files, their expected rows in one list (compare.py sums an address's rows), and
+# their totals summed key by key (in the shell: a Python start a file is seconds under
+# the tier's emulation)
+files=() keys=()
+declare -A sums=()
 echo "ip,dir,packets,bytes" >"$E2E_TMP/all.csv"
 while read -r pcap totals; do
 	files+=("$CORPUS/pcap/$pcap")
 	tail -n +2 "$E2E_TMP/${pcap%.pcap*}.csv" >>"$E2E_TMP/all.csv"
-	sum=$(python3 -c '
-import sys
-a, b = (dict(kv.split("=") for kv in s.split(",") if kv) for s in sys.argv[1:])
-print(",".join("%s=%d" % (k, int(a.get(k, 0)) + int(v)) for k, v in b.items()))' "$sum" "$totals")
+	IFS=, read -ra kvs <<<"$totals"
+	for kv in "${kvs[@]}"; do
+		[ -n "${sums[${kv%%=*}]+set}" ] || keys+=("${kv%%=*}")
+		sums[${kv%%=*}]=$((${sums[${kv%%=*}]:-0} + ${kv#*=}))
+	done
 done <"$E2E_TMP/list"
+sum=
+for k in "${keys[@]}"; do sum+=${sum:+,}$k=${sums[$k]}; done
 check "mergecap puts the ${#files[@]} captures in one" \
 	mergecap -a -F pcap -w "$E2E_TMP/all.pcap" "${files[@]}"
 "$FLOWTOP" -r "$E2E_TMP/all.pcap" -b -d 0 --json -L 0 -o "$E2E_TMP/all.json" \
