@@ -172,12 +172,14 @@ static void draw_header(const struct screen_state *s)
 			 s->replay, (unsigned long long)t->live_hosts,
 			 (unsigned long long)t->capacity);
 	else
-		mvprintw(0, 0, " flowtop  %s%s%s%s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu",
-			 s->iface, s->netns ? " in netns " : "", s->netns ? s->netns : "",
-			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
+		/* the state by the interface's name, the expression after them */
+		mvprintw(0, 0, " flowtop  %s (%s)%s%s%s%s%s  up %02d:%02d:%02d  hosts %llu/%llu",
+			 s->iface,
 			 s->iface_lost ? "GONE"
 			 : s->iface_up ? "up"
 				       : "down",
+			 s->netns ? " in netns " : "", s->netns ? s->netns : "",
+			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
 			 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
 			 (unsigned long long)t->capacity);
 	printw("%s%s%s%s%s", s->rows_are ? "  " : "", s->rows_are ? s->rows_are : "",

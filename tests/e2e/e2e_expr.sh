@@ -151,7 +151,7 @@ tm send-keys -t l e
 check "screen: e asks for an expression" wait_for 5 lshows "Count only (tcpdump's syntax; empty: all):"
 tm send-keys -t l udp Enter
 check "screen: e sets it, named in the header" \
-	wait_for 5 eval "lshows \"flowtop  $ib  'udp' (up)\" && lshows \"counting what 'udp' matches\""
+	wait_for 5 eval "lshows \"flowtop  $ib (up)  'udp'\" && lshows \"counting what 'udp' matches\""
 ip netns exec "$a" ping -q -c 3 -i 0.01 -s 100 10.78.0.2 >/dev/null
 udp 4
 check "screen: the UDP frames counted, the pings filtered" \
@@ -160,7 +160,7 @@ tm send-keys -t l e C-u
 for _ in $(seq 5); do tm send-keys -t l BSpace; done
 tm send-keys -t l "tcp port" Enter
 check "screen: a bad expression said, the one before in force" \
-	wait_for 5 eval "lshows 'syntax error' && lshows \"flowtop  $ib  'udp' (up)\""
+	wait_for 5 eval "lshows 'syntax error' && lshows \"flowtop  $ib (up)  'udp'\""
 tm send-keys -t l q
 check "screen: q ends it, status 0" wait_for 10 eval '[ "$(cat "$E2E_TMP/live.rc" 2>/dev/null)" = 0 ]'
 

@@ -138,7 +138,7 @@ wait_for 5 shows "Count only"
 # is counted, and the filtered count is theirs alone)
 tm send-keys -t f "not udp port 9" Enter
 check "e while the counters cannot be emptied: the new expression is the one named" \
-	wait_for 5 shows "flowtop  $if_  'not udp port 9' (up)"
+	wait_for 5 shows "flowtop  $if_ (up)  'not udp port 9'"
 rm -f "$E2E_TMP/fault"
 # (moved to another namespace and back above, the veth lost its address)
 ip -n "$ns" addr replace 10.79.0.1/24 dev "$if_"
