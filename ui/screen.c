@@ -132,6 +132,13 @@ static int layout(const struct view *v, enum col_id *shown, int *addr_width)
 	return n;
 }
 
+/* A rate of bytes_per_s in the table's unit ('b'): bits or bytes per second. */
+static const char *rate_text(const struct view *v, double bytes_per_s, char *buf, size_t len)
+{
+	return fmt_scaled(v->bits ? bytes_per_s * 8 : bytes_per_s, v->bits ? "b/s" : "B/s", buf,
+			  len);
+}
+
 /* In the conversation view, lines 1 and 2: the focus, and its traffic by protocol in
  * the last sample and since the view opened. */
 static void draw_conversation_header(const struct screen_state *s)
@@ -147,8 +154,7 @@ static void draw_conversation_header(const struct screen_state *s)
 		const struct convo_proto_counts *c = &s->conv_protos[p];
 		double r = (double)c->delta_bytes / dt;
 
-		fmt_scaled(s->view->bits ? r * 8 : r, s->view->bits ? "b/s" : "B/s", rate,
-			   sizeof(rate));
+		rate_text(s->view, r, rate, sizeof(rate));
 		fmt_scaled((double)c->bytes, "B", total, sizeof(total));
 		printw(" %s %s (%s) ", convo_proto_name((enum convo_proto)p), rate, total);
 	}
@@ -191,11 +197,11 @@ static void draw_header(const struct screen_state *s)
 		return;
 	}
 	mvprintw(1, 0, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
-		 fmt_scaled((double)in_b * 8 / dt, "b/s", a, sizeof(a)),
+		 rate_text(s->view, (double)in_b / dt, a, sizeof(a)),
 		 fmt_scaled((double)in_f / dt, "p/s", b, sizeof(b)),
 		 fmt_scaled((double)(t->total.bytes - t->total.out_bytes), "B", c, sizeof(c)),
 		 fmt_scaled((double)(t->total.frames - t->total.out_frames), "p", d, sizeof(d)),
-		 fmt_scaled((double)t->delta.out_bytes * 8 / dt, "b/s", e, sizeof(e)),
+		 rate_text(s->view, (double)t->delta.out_bytes / dt, e, sizeof(e)),
 		 fmt_scaled((double)t->delta.out_frames / dt, "p/s", f, sizeof(f)),
 		 fmt_scaled((double)t->total.out_bytes, "B", g, sizeof(g)),
 		 fmt_scaled((double)t->total.out_frames, "p", h, sizeof(h)));
@@ -255,16 +261,16 @@ static int links_fit(const struct screen_state *s, size_t n)
 	return (size_t)room < n ? room : (int)n;
 }
 
-static void link_line(int y, const char *name, const char *state, const struct flow_stats *d,
-		      const struct flow_stats *tot, double dt)
+static void link_line(const struct view *v, int y, const char *name, const char *state,
+		      const struct flow_stats *d, const struct flow_stats *tot, double dt)
 {
 	char a[16], b[16], c[16], e[16], f[16], g[16];
 
 	mvprintw(y, 0, " %-15.15s %-5s in %9s %9s (%s)  out %9s %9s (%s)", name, state,
-		 fmt_scaled((double)(d->bytes - d->out_bytes) * 8 / dt, "b/s", a, sizeof(a)),
+		 rate_text(v, (double)(d->bytes - d->out_bytes) / dt, a, sizeof(a)),
 		 fmt_scaled((double)(d->frames - d->out_frames) / dt, "p/s", b, sizeof(b)),
 		 fmt_scaled((double)(tot->bytes - tot->out_bytes), "B", c, sizeof(c)),
-		 fmt_scaled((double)d->out_bytes * 8 / dt, "b/s", e, sizeof(e)),
+		 rate_text(v, (double)d->out_bytes / dt, e, sizeof(e)),
 		 fmt_scaled((double)d->out_frames / dt, "p/s", f, sizeof(f)),
 		 fmt_scaled((double)tot->out_bytes, "B", g, sizeof(g)));
 }
@@ -285,7 +291,7 @@ static void draw_links(const struct screen_state *s, int y, const size_t *order,
 		unsigned slot = l ? l->slot : TOTALS_SLOT_OTHER;
 
 		if (i < shown) {
-			link_line(y + (int)i, l ? l->info.name : "(no slot)",
+			link_line(s->view, y + (int)i, l ? l->info.name : "(no slot)",
 				  !l	       ? ""
 				  : l->gone    ? "GONE"
 				  : l->info.up ? "up"
@@ -301,7 +307,7 @@ static void draw_links(const struct screen_state *s, int y, const size_t *order,
 	}
 	if (shown < n) {
 		snprintf(more, sizeof(more), "+%zu more", n - shown);
-		link_line(y + (int)shown, more, "", &rest_d, &rest_t, dt);
+		link_line(s->view, y + (int)shown, more, "", &rest_d, &rest_t, dt);
 	}
 }
 
@@ -324,8 +330,7 @@ static void draw_graph(const struct screen_state *s, int y)
 		graph_last(s->graph, (enum graph_dir)d, n, v);
 		for (i = 0; i < n; i++)
 			peak = v[i] > peak ? v[i] : peak;
-		fmt_scaled(s->view->bits ? peak * 8 : peak, s->view->bits ? "b/s" : "B/s",
-			   peak_text, sizeof(peak_text));
+		rate_text(s->view, peak, peak_text, sizeof(peak_text));
 		mvprintw(y, 0, "%s%-*s", label[d], GRAPH_LABEL - (int)strlen(label[d]), peak_text);
 		for (r = 0; r < GRAPH_HEIGHT; r++) {
 			graph_row(v, n, peak, GRAPH_HEIGHT, r, utf8, row, sizeof(row));

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# e2e_words.sh -- what the screen says, read as a first-time user reads it, on the real
+# binary under tmux (a private server) watching known traffic on a veth: the header's
+# rates in the table's unit.
+. "$(dirname "$0")/lib.sh"
+need_root 2
+command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
+
+netns_new wa && a=$NETNS && netns_new wb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
+ipv6_off "$a" "$b"
+va=ftw-a-$E2E_SFX vb=ftw-b-$E2E_SFX
+two_hosts "$a" "$b" "$va" "$vb" 10.79.0 || { fail "cannot set up the veth pair"; summary; exit; }
+
+# a steady trickle from .1 for the whole script
+ip netns exec "$a" ping -q -c 600 -i 0.1 -s 100 10.79.0.2 >/dev/null 2>&1 &
+E2E_PIDS+=($!)
+
+tmux_server words
+S=flowtop
+tm new-session -d -s "$S" -x 120 -y 30 \
+	"ip netns exec $b $FLOWTOP -i $vb -N -d 0.2; echo \$? >$E2E_TMP/rc"
+screen() { tm capture-pane -p -t "$S"; }
+# keys are read in order; each check after them waits for its effect on the screen
+keys() { tm send-keys -t "$S" "$@"; }
+shows() { screen | grep -q -- "$1"; }
+line() { screen | sed -n "${1}p"; }
+wait_for 10 shows "^10\.79\.0\.1 " || fail "the screen did not start"
+
+# the header's rates: bits/s as the table's, and bytes/s once 'b' switches the table
+check "the header's rates in bits/s, as the table's" \
+	wait_for 5 eval 'line 2 | grep -q "^ in  .*b/s .*out .*b/s" && ! line 2 | grep -q "B/s"'
+keys b
+check "'b': the header's rates in bytes/s too, as the table's" \
+	wait_for 5 eval 'screen | grep -q "^10\.79\.0\.1 .*B " && line 2 | grep -q "^ in  .*B/s .*out .*B/s" && ! line 2 | grep -q "b/s"'
+keys b
+
+keys q
+wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]' || fail "q did not end it with status 0"
+summary
