@@ -309,7 +309,7 @@ static unsigned act_back(struct ui *u)
 		close_group(u);
 	} else if (ui_view(u)->filter.kind != FILTER_NONE) {
 		memset(&ui_view(u)->filter, 0, sizeof(ui_view(u)->filter));
-		ui_status(u, "filter cleared");
+		ui_status(u, "row filter cleared");
 	} else {
 		return REACT_NONE;
 	}

@@ -189,7 +189,7 @@ static void draw_header(const struct screen_state *s)
 			 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
 			 (unsigned long long)t->capacity);
 	printw("%s%s%s%s%s", s->rows_are ? "  " : "", s->rows_are ? s->rows_are : "",
-	       s->view->paused ? "  PAUSED" : "", s->view->filter.kind ? "  filter: " : "",
+	       s->view->paused ? "  PAUSED" : "", s->view->filter.kind ? "  row filter: " : "",
 	       s->view->filter.text);
 	attroff(theme_attr(THEME_BAR_LINE));
 	if (s->conv_focus) {
@@ -214,7 +214,7 @@ static void draw_header(const struct screen_state *s)
 		if (stats_fields[i].text)
 			printw(" %s %llu ", stats_fields[i].text,
 			       (unsigned long long)stats_value(&t->total, &stats_fields[i]));
-	printw(" evicted %llu  filter cost %s", (unsigned long long)t->evicted, cost);
+	printw(" evicted %llu  BPF cost %s", (unsigned long long)t->evicted, cost);
 }
 
 /* The interfaces a line each: those with a slot, and frames without one once there
@@ -454,8 +454,8 @@ static void draw_table(const struct screen_state *s, int y0)
 	}
 	if (!v->nrows)
 		mvprintw(y0 + 2, 2, "%s",
-			 v->filter.kind ? (v->groups ? "no group matches the filter"
-						     : "no host matches the filter")
+			 v->filter.kind ? (v->groups ? "no group matches the row filter"
+						     : "no host matches the row filter")
 					: "no traffic yet");
 }
 

@@ -253,7 +253,8 @@ static void prompt_done(struct ui *u)
 			ui_view(u)->top = 0;
 			ui_rebuild(u);
 			if (f.kind)
-				ui_status(u, "filter: %s (%zu rows)", f.text, ui_view(u)->nrows);
+				ui_status(u, "row filter: %s (%zu rows)", f.text,
+					  ui_view(u)->nrows);
 		}
 	} else if (u->prompt == PROMPT_EXPR) {
 		count_only(u, u->edit.buf);

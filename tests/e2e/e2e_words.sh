@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # e2e_words.sh -- what the screen says, read as a first-time user reads it, on the real
 # binary under tmux (a private server) watching known traffic on a veth: the header's
-# rates in the table's unit.
+# rates in the table's unit; the three filters named apart (the row filter typed with
+# '/', the expression's rejects, the BPF program's cost).
 . "$(dirname "$0")/lib.sh"
-need_root 2
+need_root 4
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new wa && a=$NETNS && netns_new wb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -34,6 +35,14 @@ keys b
 check "'b': the header's rates in bytes/s too, as the table's" \
 	wait_for 5 eval 'screen | grep -q "^10\.79\.0\.1 .*B " && line 2 | grep -q "^ in  .*B/s .*out .*B/s" && ! line 2 | grep -q "b/s"'
 keys b
+
+# three things were "filter": the row filter, the expression's rejects, the program's cost
+check "the counters: the expression's rejects as unmatched, the program's time as BPF cost" \
+	eval 'line 3 | grep -q " unmatched 0 .* BPF cost " && ! line 3 | grep -q filter'
+keys / 10.79.0.1 Enter
+check "'/': the header names the row filter, and only it says filter" \
+	wait_for 5 eval 'line 1 | grep -q "  row filter: 10\.79\.0\.1$" && ! screen | sed -n 2,3p | grep -q filter'
+keys / Escape
 
 keys q
 wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]' || fail "q did not end it with status 0"

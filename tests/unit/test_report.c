@@ -259,7 +259,7 @@ static void test_text_has_header_and_rows(void)
 	snprintf(cmd, sizeof(cmd), "sed -n 4p %s | tr -s ' '", path);
 	ASSERT_STREQ(sh(cmd), "2001:db8::2 1 1500 0 0 24.0kb/s 0b/s");
 	snprintf(cmd, sizeof(cmd),
-		 "grep -c 'non-IP 2  truncated 1  lost 0  spilled 0  filtered 0  evicted 2' %s",
+		 "grep -c 'non-IP 2  truncated 1  lost 0  spilled 0  unmatched 0  evicted 2' %s",
 		 path);
 	ASSERT_STREQ(sh(cmd), "1");
 }
