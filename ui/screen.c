@@ -25,6 +25,9 @@
 #define ADDR_MIN       15
 #define ADDR_MAX       39
 #define LINK_LINES_MAX 8 /* header lines for the watched interfaces, a summary included */
+/* The BPF cost is shown from this many frames a second: below, each frame meets cold
+ * caches and pays for the statistics' clock reads alone, several times the cost. */
+#define COST_MIN_RATE 1000
 
 static bool utf8;	   /* block elements, else ASCII */
 static bool graph_wanted;  /* screen_set_graph() */
@@ -163,7 +166,7 @@ static void draw_conversation_header(const struct screen_state *s)
 static void draw_header(const struct screen_state *s)
 {
 	const struct flow_totals *t = s->totals;
-	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16], cost[32];
+	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16], cost[64];
 	size_t i;
 	double dt = t->interval > 0 ? t->interval : 1;
 	uint64_t in_f = t->delta.frames - t->delta.out_frames,
@@ -205,10 +208,13 @@ static void draw_header(const struct screen_state *s)
 		 fmt_scaled((double)t->delta.out_frames / dt, "p/s", f, sizeof(f)),
 		 fmt_scaled((double)t->total.out_bytes, "B", g, sizeof(g)),
 		 fmt_scaled((double)t->total.out_frames, "p", h, sizeof(h)));
-	if (s->cost_ns >= 0)
-		snprintf(cost, sizeof(cost), "%.0f ns/frame", s->cost_ns);
-	else
+	if (!s->cost.known)
 		snprintf(cost, sizeof(cost), "n/a");
+	else if ((double)s->cost.frames / dt < COST_MIN_RATE)
+		snprintf(cost, sizeof(cost), "- (under %d frames/s)", COST_MIN_RATE);
+	else
+		snprintf(cost, sizeof(cost), "%.0f ns/frame%s", s->cost.ns,
+			 s->cost.expression ? " with the expression" : "");
 	move(2, 0);
 	for (i = 0; i < stats_nfields; i++)
 		if (stats_fields[i].text)

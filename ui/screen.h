@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <net/if.h>
 
+#include "capture.h"
 #include "cli.h"
 #include "convo.h"
 #include "graph.h"
@@ -30,7 +31,7 @@ struct screen_state {
 	const struct iface_watch *links; /* the watched interfaces: a header line each when */
 	size_t nlinks;			 /* several are (view->several) */
 	double elapsed;			 /* seconds since attaching */
-	double cost_ns;			 /* filter cost per frame, < 0 unknown */
+	struct capture_cost cost;	 /* the socket filter's over the last sample */
 	const char *status;		 /* the status line, or NULL */
 	const char *prompt;		 /* "Filter: " while a prompt is open, or NULL */
 	const char *prompt_text;	 /* its line */

@@ -51,7 +51,7 @@ static void draw(struct ui *u)
 		.nlinks = nlinks,
 		.iface_lost = u->iface_lost,
 		.elapsed = ui_now() - u->attached_at,
-		.cost_ns = u->cost_ns,
+		.cost = u->cost,
 		.status = ui_now() < u->status_until ? u->status : NULL,
 		.help = u->help,
 		.help_top = u->help_top,
@@ -114,7 +114,7 @@ static void sample(struct ui *u, double interval)
 		u->status_code = OUTCOME_FAILED;
 		return;
 	}
-	u->cost_ns = capture_cost_ns(u->cap);
+	u->cost = capture_cost(u->cap);
 	if (u->exp && exporter_sample(u->exp, u->cap, u->opts->netns))
 		ui_status(u, "cannot render the metrics: out of memory");
 	graph_push_totals(u);
@@ -200,7 +200,7 @@ static void started_over(struct ui *u)
 	view_home(ui_view(u));
 	graph_clear(&u->graph);
 	u->attached_at = u->last_sample = ui_now();
-	capture_cost_ns(u->cap);
+	capture_cost(u->cap);
 	ui_follow_links(u);
 	ui_rebuild(u);
 }
@@ -415,13 +415,9 @@ static void usr1_dump(struct ui *u)
 int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	   struct pcapfile *pf, struct geo *geo, const char *geo_said)
 {
-	struct ui u = { .cap = c,
-			.opts = opts,
-			.exp = exp,
-			.dns_fd = -1,
-			.cost_ns = -1,
-			.geo = geo,
-			.group = opts->group };
+	struct ui u = {
+		.cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .geo = geo, .group = opts->group
+	};
 	bool busy = false;
 	struct loop *l;
 	char err[512];
@@ -447,7 +443,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	}
 	if (u.main.names)
 		u.dns = dns_new(&u.dns_fd);
-	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
+	capture_cost(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = ui_now();
 	ui_follow_links(&u);
 	if (pf && !(u.play = playback_new(pf, opts->delay, opts->speed, ui_now()))) {
