@@ -4,9 +4,10 @@
 # binary under tmux (a private server) watching known traffic on a veth: the header's
 # rates in the table's unit; the three filters named apart (the row filter typed with
 # '/', the expression's rejects, the BPF program's cost); that cost shown only where it
-# means something (a flood, not a trickle), and with an expression too.
+# means something (a flood, not a trickle), and with an expression too; SHARE in a text
+# dump as a percentage, not a bar.
 . "$(dirname "$0")/lib.sh"
-need_root 7
+need_root 8
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new wa && a=$NETNS && netns_new wb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -43,6 +44,11 @@ check "the counters: the expression's rejects as unmatched, the program's time a
 keys / 10.79.0.1 Enter
 check "'/': the header names the row filter, and only it says filter" \
 	wait_for 5 eval 'line 1 | grep -q "  row filter: 10\.79\.0\.1$" && ! screen | sed -n 2,3p | grep -q filter'
+# SHARE is a bar on the screen, a number in a text dump: 10.79.0.1 is in every frame
+keys d "$E2E_TMP/dump.txt" Enter
+check "a text dump writes SHARE as a percentage, not a bar" \
+	wait_for 5 eval 'grep -q " SHARE$" "$E2E_TMP/dump.txt" && grep -q "^10\.79\.0\.1 .* 100\.0 %$" "$E2E_TMP/dump.txt" &&
+	                 ! grep -q "#" "$E2E_TMP/dump.txt"'
 keys / Escape
 
 # the BPF cost: a trickle's frames each pay for cold caches and the clock reads, several
