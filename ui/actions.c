@@ -240,8 +240,9 @@ static unsigned act_group(struct ui *u)
 	else if (u->group.by == GROUP_HOST)
 		ui_status(u, "rows by host");
 	else
-		ui_status(u, "rows by %s: %zu groups%s", group_by_label(u->group.by),
+		ui_status(u, "rows by %s: %zu %s%s", group_by_label(u->group.by),
 			  hosttab_count(groups_table(u->groups)),
+			  fmt_noun(hosttab_count(groups_table(u->groups)), "group", "groups"),
 			  u->group.by >= GROUP_AS && !u->geo
 			      ? " (no location database: AS and country are -)"
 			      : "");

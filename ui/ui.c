@@ -138,6 +138,14 @@ static const char *of_rows(struct ui *u, size_t written, char *buf, size_t len)
 	return buf;
 }
 
+/* "row" or "rows", agreeing with the count of_rows() leaves last. */
+static const char *rows_noun(struct ui *u, size_t written)
+{
+	size_t n = written >= ui_view(u)->nrows ? written : ui_view(u)->nrows;
+
+	return fmt_noun(n, "row", "rows");
+}
+
 /* Writes the rows that pass the filter, in the order shown, with the view's columns
  * (those frozen on screen when paused, see ui_freeze()); their count in written. See
  * dump.h. */
@@ -253,16 +261,16 @@ static void prompt_done(struct ui *u)
 			ui_view(u)->top = 0;
 			ui_rebuild(u);
 			if (f.kind)
-				ui_status(u, "row filter: %s (%zu rows)", f.text,
-					  ui_view(u)->nrows);
+				ui_status(u, "row filter: %s (%zu %s)", f.text, ui_view(u)->nrows,
+					  fmt_noun(ui_view(u)->nrows, "row", "rows"));
 		}
 	} else if (u->prompt == PROMPT_EXPR) {
 		count_only(u, u->edit.buf);
 	} else if (dump(u, u->edit.buf, &written, err, sizeof(err))) {
 		ui_status(u, "%s", err);
 	} else {
-		ui_status(u, "wrote %zu%s rows to %s", written, of_rows(u, written, of, sizeof(of)),
-			  u->edit.buf);
+		ui_status(u, "wrote %zu%s %s to %s", written, of_rows(u, written, of, sizeof(of)),
+			  rows_noun(u, written), u->edit.buf);
 	}
 	u->prompt = PROMPT_NONE;
 }
@@ -302,8 +310,8 @@ static bool play(struct ui *u)
 			ui_status(u, "%s", playback_error(u->play));
 			u->status_code = outcome_of_replay(playback_status(u->play));
 		} else {
-			ui_status(u, "end of capture: %llu frames; q quits",
-				  playback_frames(u->play));
+			ui_status(u, "end of capture: %llu %s; q quits", playback_frames(u->play),
+				  fmt_noun(playback_frames(u->play), "frame", "frames"));
 		}
 		u->status_until = INFINITY;
 	}
@@ -408,8 +416,8 @@ static void usr1_dump(struct ui *u)
 	if (dump(u, path, &written, err, sizeof(err)))
 		ui_status(u, "%s", err);
 	else
-		ui_status(u, "SIGUSR1: wrote %zu%s rows to %s", written,
-			  of_rows(u, written, of, sizeof(of)), path);
+		ui_status(u, "SIGUSR1: wrote %zu%s %s to %s", written,
+			  of_rows(u, written, of, sizeof(of)), rows_noun(u, written), path);
 }
 
 int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,

@@ -5,9 +5,9 @@
 # rates in the table's unit; the three filters named apart (the row filter typed with
 # '/', the expression's rejects, the BPF program's cost); that cost shown only where it
 # means something (a flood, not a trickle), and with an expression too; SHARE in a text
-# dump as a percentage, not a bar.
+# dump as a percentage, not a bar; nouns that agree with their counts ("1 row").
 . "$(dirname "$0")/lib.sh"
-need_root 8
+need_root 12
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new wa && a=$NETNS && netns_new wb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -44,12 +44,18 @@ check "the counters: the expression's rejects as unmatched, the program's time a
 keys / 10.79.0.1 Enter
 check "'/': the header names the row filter, and only it says filter" \
 	wait_for 5 eval 'line 1 | grep -q "  row filter: 10\.79\.0\.1$" && ! screen | sed -n 2,3p | grep -q filter'
+check "and the status line says how many rows, the noun agreeing: 1 row" shows "row filter: 10\.79\.0\.1 (1 row)"
 # SHARE is a bar on the screen, a number in a text dump: 10.79.0.1 is in every frame
 keys d "$E2E_TMP/dump.txt" Enter
 check "a text dump writes SHARE as a percentage, not a bar" \
 	wait_for 5 eval 'grep -q " SHARE$" "$E2E_TMP/dump.txt" && grep -q "^10\.79\.0\.1 .* 100\.0 %$" "$E2E_TMP/dump.txt" &&
 	                 ! grep -q "#" "$E2E_TMP/dump.txt"'
+check "the dump says it wrote 1 row" shows "wrote 1 row to $E2E_TMP/dump.txt"
 keys / Escape
+keys a
+check "'a': both hosts in one prefix, 1 group" wait_for 5 shows "rows by prefix: 1 group$"
+keys a a a
+wait_for 5 shows "rows by host" || fail "'a' did not come back to hosts"
 
 # the BPF cost: a trickle's frames each pay for cold caches and the clock reads, several
 # times what a busy interface's do: not a figure to show
@@ -67,4 +73,15 @@ wait "$flood" 2>/dev/null
 
 keys q
 wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]' || fail "q did not end it with status 0"
+
+# a capture of one frame
+g=$CORPUS/pcap/ndpi-gnutella.pcap
+if [ -e "$g" ] && tcpdump -r "$g" -c 1 -w "$E2E_TMP/one.pcap" 2>/dev/null; then
+	tm new-session -d -s one -x 120 -y 30 "$FLOWTOP -N -r $E2E_TMP/one.pcap --speed 0"
+	check "a replay of 1 frame ends saying 1 frame" \
+		wait_for 10 eval 'tm capture-pane -p -t one | grep -q "end of capture: 1 frame; q quits"'
+	tm send-keys -t one q
+else
+	fail "cannot make a capture of one frame from $g"
+fi
 summary

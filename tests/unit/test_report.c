@@ -165,6 +165,10 @@ static void test_json_and_text_name_the_interfaces(void)
 	ASSERT_STREQ(sh(cmd), "1");
 	snprintf(cmd, sizeof(cmd), "grep -c '^  wg0 (gone): 5 packets 1860 bytes' %s", path);
 	ASSERT_STREQ(sh(cmd), "1");
+	/* the noun agrees with its count */
+	snprintf(cmd, sizeof(cmd), "grep -c '^  other interfaces (no slot): 1 packet 60 bytes' %s",
+		 path);
+	ASSERT_STREQ(sh(cmd), "1");
 	snprintf(cmd, sizeof(cmd), "grep -c ' IFACE$' %s; grep -c ' eth0+wg0$' %s", path, path);
 	ASSERT_STREQ(sh(cmd), "1");
 	snprintf(cmd, sizeof(cmd), "awk '/^10.0.0.1 / { print $NF }' %s", path);
