@@ -106,32 +106,37 @@ int screen_table_rows(void)
 	return rows > 0 ? rows : 0;
 }
 
-/* The columns that fit in the width, in table order; the address takes what is left,
- * up to the longest IPv6 address. Returns how many, and the address width. */
+int screen_width_for(const struct view *v, enum col_id col)
+{
+	int need = ADDR_MIN, c;
+
+	for (c = 0; c < COL__COUNT; c++)
+		if (c != COL_ADDR && column_in_view(c, view_columns(v)) &&
+		    column_layout[c].keep >= column_layout[col].keep)
+			need += 1 + column_layout[c].width;
+	return need;
+}
+
+/* The columns that fit in the width (screen_width_for()), in table order; the address
+ * takes what is left, up to the longest IPv6 address. Returns how many, and the
+ * address width. */
 static int layout(const struct view *v, enum col_id *shown, int *addr_width)
 {
-	bool take[COL__COUNT] = { [COL_ADDR] = true };
-	int used = ADDR_MIN, n = 0, c, best;
+	int used = ADDR_MIN, n = 0, c;
 
-	for (;;) { /* the most wanted column that still fits, again and again */
-		best = -1;
-		for (c = 0; c < COL__COUNT; c++)
-			if (!take[c] && column_in_view(c, view_columns(v)) &&
-			    (best < 0 || column_layout[c].keep > column_layout[best].keep))
-				best = c;
-		if (best < 0 || used + 1 + column_layout[best].width > COLS)
-			break;
-		take[best] = true;
-		used += 1 + column_layout[best].width;
+	for (c = 0; c < COL__COUNT; c++) {
+		if (c != COL_ADDR &&
+		    (!column_in_view(c, view_columns(v)) || screen_width_for(v, c) > COLS))
+			continue;
+		if (c != COL_ADDR)
+			used += 1 + column_layout[c].width;
+		shown[n++] = (enum col_id)c;
 	}
 	*addr_width = ADDR_MIN + (COLS - used);
 	if (*addr_width > ADDR_MAX)
 		*addr_width = ADDR_MAX;
 	if (*addr_width > COLS)
 		*addr_width = COLS;
-	for (c = 0; c < COL__COUNT; c++)
-		if (take[c])
-			shown[n++] = (enum col_id)c;
 	return n;
 }
 

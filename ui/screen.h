@@ -67,6 +67,10 @@ bool screen_graph_by_default(void);
 /* Rows of the table that fit now (for paging). */
 int screen_table_rows(void);
 
+/* The terminal's width from which v's column col is shown: on a narrow terminal the
+ * columns with the lowest keep (ui/column_layout.h) go first. */
+int screen_width_for(const struct view *v, enum col_id col);
+
 /* What the last frame drew at a cell: a column title, a table row (its offset from the
  * first row shown), or nothing that answers the mouse. */
 struct screen_hit {

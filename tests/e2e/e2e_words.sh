@@ -5,9 +5,11 @@
 # rates in the table's unit; the three filters named apart (the row filter typed with
 # '/', the expression's rejects, the BPF program's cost); that cost shown only where it
 # means something (a flood, not a trickle), and with an expression too; SHARE in a text
-# dump as a percentage, not a bar; nouns that agree with their counts ("1 row").
+# dump as a percentage, not a bar; nouns that agree with their counts ("1 row"); 'c' at
+# 120 columns shows AS and CC (the sparkline and share give way), and where they cannot
+# fit, says what they need.
 . "$(dirname "$0")/lib.sh"
-need_root 12
+need_root 16
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new wa && a=$NETNS && netns_new wb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -70,6 +72,32 @@ check "with an expression: the cost of the gate, the expression and the count to
 	wait_for 10 eval 'line 3 | grep -Eq "  BPF cost [0-9]+ ns/frame with the expression$"'
 kill "$flood" 2>/dev/null
 wait "$flood" 2>/dev/null
+keys e C-u Enter
+
+# 'c' asks for the AS and CC columns: at 120 columns the sparkline and SHARE give way
+titles() { screen | grep "^ADDRESS"; }
+# the address column's width, which tells a frame drawn at the new width from the old
+# one cut by tmux: "ADDRESS", spaces to its width, a space, then "RX 2s v" right-aligned
+addr_width() { titles | awk '{ print index($0, "RX 2s") - 3 }'; }
+wait_for 5 eval '[ "$(addr_width)" = 23 ]' || fail "120 columns: not drawn"
+keys c
+check "'c' at 120 columns: AS and CC shown, the sparkline and SHARE gone for them" \
+	wait_for 5 eval 'titles | grep -Eq " RX 40s .* PEAK AS +CC$" && ! titles | grep -Eq "SHARE|LAST 40s"'
+keys c
+check "'c' again: the sparkline and SHARE back" wait_for 5 eval 'titles | grep -q " SHARE .*LAST 40s$"'
+tm resize-window -t "$S" -x 60 -y 20
+wait_for 5 eval '[ "$(addr_width)" = 15 ]' || fail "60 columns: not drawn"
+keys c
+check "'c' at 60 columns: CC shown, and why AS is not" \
+	wait_for 5 eval 'titles | grep -Eq " CC$" && shows "AS needs 83 columns (60 here)"'
+keys c
+tm resize-window -t "$S" -x 40 -y 10
+wait_for 5 eval '[ "$(addr_width)" = 22 ]' || fail "40 columns: not drawn"
+keys c
+check "'c' at 40 columns: neither fits, and it says so" \
+	wait_for 5 eval 'shows "AS and CC need 83 columns (40 here)" && ! titles | grep -Eq " (AS|CC)"'
+keys c
+tm resize-window -t "$S" -x 120 -y 30
 
 keys q
 wait_for 5 eval '[ "$(cat "$E2E_TMP/rc" 2>/dev/null)" = 0 ]' || fail "q did not end it with status 0"
