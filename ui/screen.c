@@ -5,6 +5,7 @@
 
 #include <curses.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,31 +148,63 @@ static const char *rate_text(const struct view *v, double bytes_per_s, char *buf
 			  len);
 }
 
+/* A header line, built in pieces, then drawn cut at the terminal's width: curses
+ * would wrap the rest onto the lines below, under the table's. */
+struct line {
+	char text[1024];
+	size_t len;
+};
+
+static void line_add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line_add(struct line *l, const char *fmt, ...)
+{
+	size_t room = sizeof(l->text) - l->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(l->text + l->len, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/* Draws l at line y and empties it for the next. */
+static void line_draw(struct line *l, int y)
+{
+	mvaddnstr(y, 0, l->text, COLS);
+	l->len = 0;
+	l->text[0] = '\0';
+}
+
 /* In the conversation view, lines 1 and 2: the focus, and its traffic by protocol in
  * the last sample and since the view opened. */
-static void draw_conversation_header(const struct screen_state *s)
+static void draw_conversation_header(const struct screen_state *s, struct line *l)
 {
 	double dt = s->totals->interval > 0 ? s->totals->interval : 1;
 	int secs = (int)s->conv_elapsed, p;
 	char rate[16], total[16];
 
-	mvprintw(1, 0, " conversations of %s, counted for %02d:%02d:%02d; RX and TX are its own",
+	line_add(l, " conversations of %s, counted for %02d:%02d:%02d; RX and TX are its own",
 		 s->conv_focus, secs / 3600, secs / 60 % 60, secs % 60);
-	move(2, 0);
+	line_draw(l, 1);
 	for (p = 0; p < CONVO__PROTOS; p++) {
 		const struct convo_proto_counts *c = &s->conv_protos[p];
 		double r = (double)c->delta_bytes / dt;
 
 		rate_text(s->view, r, rate, sizeof(rate));
 		fmt_scaled((double)c->bytes, "B", total, sizeof(total));
-		printw(" %s %s (%s) ", convo_proto_name((enum convo_proto)p), rate, total);
+		line_add(l, " %s %s (%s) ", convo_proto_name((enum convo_proto)p), rate, total);
 	}
+	line_draw(l, 2);
 }
 
 static void draw_header(const struct screen_state *s)
 {
 	const struct flow_totals *t = s->totals;
 	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16], cost[64];
+	struct line l = { .len = 0 };
 	size_t i;
 	double dt = t->interval > 0 ? t->interval : 1;
 	uint64_t in_f = t->delta.frames - t->delta.out_frames,
@@ -181,30 +214,30 @@ static void draw_header(const struct screen_state *s)
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(0, 0, ' ', COLS);
 	if (s->replay)
-		mvprintw(0, 0, " flowtop  %s%s%s%s  %s  hosts %llu/%llu", s->iface,
+		line_add(&l, " flowtop  %s%s%s%s  %s  hosts %llu/%llu", s->iface,
 			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
 			 s->replay, (unsigned long long)t->live_hosts,
 			 (unsigned long long)t->capacity);
 	else
 		/* the state by the interface's name, the expression after them */
-		mvprintw(0, 0, " flowtop  %s (%s)%s%s%s%s%s  up %02d:%02d:%02d  hosts %llu/%llu",
-			 s->iface,
-			 s->iface_lost ? "GONE"
-			 : s->iface_up ? "up"
-				       : "down",
-			 s->netns ? " in netns " : "", s->netns ? s->netns : "",
-			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
-			 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
-			 (unsigned long long)t->capacity);
-	printw("%s%s%s%s%s", s->rows_are ? "  " : "", s->rows_are ? s->rows_are : "",
-	       s->view->paused ? "  PAUSED" : "", s->view->filter.kind ? "  row filter: " : "",
-	       s->view->filter.text);
+		line_add(
+		    &l, " flowtop  %s (%s)%s%s%s%s%s  up %02d:%02d:%02d  hosts %llu/%llu", s->iface,
+		    s->iface_lost ? "GONE"
+		    : s->iface_up ? "up"
+				  : "down",
+		    s->netns ? " in netns " : "", s->netns ? s->netns : "", s->expr ? "  '" : "",
+		    s->expr ? s->expr : "", s->expr ? "'" : "", secs / 3600, secs / 60 % 60,
+		    secs % 60, (unsigned long long)t->live_hosts, (unsigned long long)t->capacity);
+	line_add(&l, "%s%s%s%s%s", s->rows_are ? "  " : "", s->rows_are ? s->rows_are : "",
+		 s->view->paused ? "  PAUSED" : "", s->view->filter.kind ? "  row filter: " : "",
+		 s->view->filter.text);
+	line_draw(&l, 0);
 	attroff(theme_attr(THEME_BAR_LINE));
 	if (s->conv_focus) {
-		draw_conversation_header(s);
+		draw_conversation_header(s, &l);
 		return;
 	}
-	mvprintw(1, 0, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
+	line_add(&l, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
 		 rate_text(s->view, (double)in_b / dt, a, sizeof(a)),
 		 fmt_scaled((double)in_f / dt, "p/s", b, sizeof(b)),
 		 fmt_scaled((double)(t->total.bytes - t->total.out_bytes), "B", c, sizeof(c)),
@@ -213,6 +246,7 @@ static void draw_header(const struct screen_state *s)
 		 fmt_scaled((double)t->delta.out_frames / dt, "p/s", f, sizeof(f)),
 		 fmt_scaled((double)t->total.out_bytes, "B", g, sizeof(g)),
 		 fmt_scaled((double)t->total.out_frames, "p", h, sizeof(h)));
+	line_draw(&l, 1);
 	if (!s->cost.known)
 		snprintf(cost, sizeof(cost), "n/a");
 	else if ((double)s->cost.frames / dt < COST_MIN_RATE)
@@ -220,12 +254,12 @@ static void draw_header(const struct screen_state *s)
 	else
 		snprintf(cost, sizeof(cost), "%.0f ns/frame%s", s->cost.ns,
 			 s->cost.expression ? " with the expression" : "");
-	move(2, 0);
 	for (i = 0; i < stats_nfields; i++)
 		if (stats_fields[i].text)
-			printw(" %s %llu ", stats_fields[i].text,
-			       (unsigned long long)stats_value(&t->total, &stats_fields[i]));
-	printw(" evicted %llu  BPF cost %s", (unsigned long long)t->evicted, cost);
+			line_add(&l, " %s %llu ", stats_fields[i].text,
+				 (unsigned long long)stats_value(&t->total, &stats_fields[i]));
+	line_add(&l, " evicted %llu  BPF cost %s", (unsigned long long)t->evicted, cost);
+	line_draw(&l, 2);
 }
 
 /* The interfaces a line each: those with a slot, and frames without one once there

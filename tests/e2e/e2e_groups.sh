@@ -146,7 +146,7 @@ check "--metrics-group as: the sum over as is every frame, both ways" \
 # the screen: 'a' through the groupings, a filter on an AS, a group opened and closed,
 # the AS and CC columns, a dump of groups
 tmux_server groups
-tm new-session -d -s g -x 150 -y 30 "$FLOWTOP -r $world -N --speed 0; echo \$? >$E2E_TMP/screen.rc"
+tm new-session -d -s g -x 170 -y 30 "$FLOWTOP -r $world -N --speed 0; echo \$? >$E2E_TMP/screen.rc"
 pane() { tm capture-pane -p -t g; }
 shows() {
 	local re=$1

@@ -7,9 +7,9 @@
 # means something (a flood, not a trickle), and with an expression too; SHARE in a text
 # dump as a percentage, not a bar; nouns that agree with their counts ("1 row"); 'c' at
 # 120 columns shows AS and CC (the sparkline and share give way), and where they cannot
-# fit, says what they need.
+# fit, says what they need; the header's lines cut at the width.
 . "$(dirname "$0")/lib.sh"
-need_root 16
+need_root 17
 command -v tmux >/dev/null || { fail "tmux is not installed"; summary; exit; }
 
 netns_new wa && a=$NETNS && netns_new wb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -97,6 +97,11 @@ keys c
 check "'c' at 40 columns: neither fits, and it says so" \
 	wait_for 5 eval 'shows "AS and CC need 83 columns (40 here)" && ! titles | grep -Eq " (AS|CC)"'
 keys c
+# the header's lines are cut at the width, not wrapped onto the table's (seen with no row)
+keys / 192.0.2.1 Enter
+check "40 columns: the header's lines are cut, nothing of them under the titles" \
+	wait_for 5 eval 'shows "^  no host matches the row filter" && [ -z "$(line 5)" ]'
+keys / Escape
 tm resize-window -t "$S" -x 120 -y 30
 
 keys q
