@@ -210,7 +210,7 @@ struct flow_spill {
 	  "its LRU before a read.")                                                                \
 	X(spilled, "spilled", "spilled", "flowtop_spilled_frames_total",                           \
 	  "Frames counted through the spill map (a per-CPU ring was full).")                       \
-	X(filtered, "filtered", "filtered", "flowtop_filtered_frames_total",                       \
+	X(filtered, "filtered", "unmatched", "flowtop_filtered_frames_total",                      \
 	  "Frames the filter expression rejected: counted nowhere else.")                          \
 	X(filtered_bytes, "filtered_bytes", NULL, "flowtop_filtered_bytes_total",                  \
 	  "Bytes of the frames the filter expression rejected.")                                   \

@@ -51,7 +51,7 @@ struct capture {
 	uint64_t no_slot;      /* frames without a slot at the last look (under any) */
 	int epoll_fd;	       /* the sockets' errors and rtnetlink, as one fd to poll */
 	int stats_fd;	       /* BPF_ENABLE_STATS, -1 when off */
-	__u64 run_cnt;	       /* the program's counters at the last capture_cost_ns() */
+	__u64 run_cnt;	       /* capture_filter_runs() at the last capture_cost() */
 	__u64 run_time_ns;
 	struct filefeed *feed; /* a capture file's frames on their way (capture_attach_file) */
 	unsigned generation;   /* how many times counting started over (count_afresh()) */
@@ -923,25 +923,37 @@ int capture_enable_stats(struct capture *c)
 
 int capture_filter_runs(struct capture *c, uint64_t *runs, uint64_t *run_ns)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
+	/* a socket runs one of them; the count, tail-called by the gate, is not timed then */
+	const int fds[] = { bpf_load_prog_fd(c->skel), bpf_load_gate_fd(c->skel) };
+	size_t i;
 
-	if (c->stats_fd < 0 || bpf_obj_get_info_by_fd(bpf_load_prog_fd(c->skel), &info, &len))
+	if (c->stats_fd < 0)
 		return -ENODATA;
-	*runs = info.run_cnt;
-	*run_ns = info.run_time_ns;
+	*runs = *run_ns = 0;
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_obj_get_info_by_fd(fds[i], &info, &len))
+			return -ENODATA;
+		*runs += info.run_cnt;
+		*run_ns += info.run_time_ns;
+	}
 	return 0;
 }
 
-double capture_cost_ns(struct capture *c)
+struct capture_cost capture_cost(struct capture *c)
 {
+	struct capture_cost cost = { .expression = c->gate != NULL };
 	uint64_t runs, run_ns;
-	double cost = -1;
 
 	if (capture_filter_runs(c, &runs, &run_ns))
-		return -1;
-	if (runs > c->run_cnt)
-		cost = (double)(run_ns - c->run_time_ns) / (double)(runs - c->run_cnt);
+		return cost;
+	cost.known = true;
+	if (runs > c->run_cnt) {
+		cost.frames = runs - c->run_cnt;
+		cost.ns = (double)(run_ns - c->run_time_ns) / (double)cost.frames;
+	}
 	c->run_cnt = runs;
 	c->run_time_ns = run_ns;
 	return cost;

@@ -83,12 +83,22 @@ int capture_link_event(struct capture *c, char *msg, size_t len);
  * (BPF_ENABLE_STATS; CAP_SYS_ADMIN). 0 or -errno. */
 int capture_enable_stats(struct capture *c);
 
-/* The filter's average cost per frame since the previous call, in ns; negative when
- * unknown (statistics off, or no frame). */
-double capture_cost_ns(struct capture *c);
+/* What the socket filter cost since the previous call, by the kernel's BPF statistics,
+ * which time the program a socket runs: flowtop_count, or with a filter expression its
+ * gate, whose time includes the expression's judge and the count (tail calls, which the
+ * kernel does not time apart). */
+struct capture_cost {
+	bool known;	 /* the statistics are on */
+	bool expression; /* an expression is in force: the time is the gate's, count included */
+	uint64_t frames; /* runs since the previous call */
+	double ns;	 /* their average time, when frames > 0 */
+};
 
-/* The filter's cumulative runs and run time (the kernel's BPF statistics, switched on
- * by capture_enable_stats()). 0, or -ENODATA when they are off. */
+struct capture_cost capture_cost(struct capture *c);
+
+/* The socket filter's cumulative runs and run time (the kernel's BPF statistics,
+ * switched on by capture_enable_stats()): flowtop_count's and the gate's, each frame
+ * counted once. 0, or -ENODATA when they are off. */
 int capture_filter_runs(struct capture *c, uint64_t *runs, uint64_t *run_ns);
 
 /* An fd to poll for POLLIN: something happened to the watched interfaces (call

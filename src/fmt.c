@@ -34,6 +34,11 @@ int fmt_parse_addr(const char *s, struct flow_key *key)
 	return -EINVAL;
 }
 
+const char *fmt_noun(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 const char *fmt_scaled(double v, const char *unit, char *buf, size_t len)
 {
 	static const char prefix[] = { ' ', 'k', 'M', 'G', 'T', 'P' };

@@ -26,6 +26,9 @@ int fmt_parse_addr(const char *s, struct flow_key *key);
 /* A value scaled to k, M, G, T (powers of 1000) with 3 significant digits, and unit. */
 const char *fmt_scaled(double v, const char *unit, char *buf, size_t len);
 
+/* The noun that agrees with a count of n: one for 1, else many ("1 row", "0 rows"). */
+const char *fmt_noun(uint64_t n, const char *one, const char *many);
+
 /* RFC 3339 UTC with milliseconds: 2026-12-03T10:28:58.123Z */
 const char *fmt_time_rfc3339(const struct timespec *ts, char buf[FMT_TIME_LEN]);
 /* The same with `digits` (1 to 9) of the second: 6 for a capture file's microseconds. */

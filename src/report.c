@@ -356,9 +356,11 @@ static void write_text_links(FILE *f, const struct report *r)
 			continue;
 		fputs("  ", f);
 		fmt_put_visible(f, l ? l->info.name : "other interfaces");
-		fprintf(f, " (%s): %" PRIu64 " packets %" PRIu64 " bytes (%s %s)\n",
+		fprintf(f, " (%s): %" PRIu64 " %s %" PRIu64 " %s (%s %s)\n",
 			l ? link_state(l) : "no slot", (uint64_t)t->slot_total[slot].frames,
+			fmt_noun(t->slot_total[slot].frames, "packet", "packets"),
 			(uint64_t)t->slot_total[slot].bytes,
+			fmt_noun(t->slot_total[slot].bytes, "byte", "bytes"),
 			fmt_scaled(per_second(t->slot_delta[slot].frames, t->interval), "p/s", pps,
 				   sizeof(pps)),
 			fmt_scaled(per_second(BITS(t->slot_delta[slot].bytes), t->interval), "b/s",
@@ -386,8 +388,9 @@ static void write_text(FILE *f, const struct report *r)
 		fputc('\'', f);
 	}
 	fprintf(f, "  interval %.*f s\n", r->time_digits ? r->time_digits : 3, t->interval);
-	fprintf(f, "total %" PRIu64 " packets %" PRIu64 " bytes (%s %s)", (uint64_t)t->total.frames,
-		(uint64_t)t->total.bytes,
+	fprintf(f, "total %" PRIu64 " %s %" PRIu64 " %s (%s %s)", (uint64_t)t->total.frames,
+		fmt_noun(t->total.frames, "packet", "packets"), (uint64_t)t->total.bytes,
+		fmt_noun(t->total.bytes, "byte", "bytes"),
 		fmt_scaled(per_second(t->delta.frames, t->interval), "p/s", pps, sizeof(pps)),
 		fmt_scaled(per_second(BITS(t->delta.bytes), t->interval), "b/s", bps, sizeof(bps)));
 	for (i = 0; i < stats_nfields; i++)
@@ -400,7 +403,8 @@ static void write_text(FILE *f, const struct report *r)
 		write_text_links(f, r);
 	if (r->nhosts > r->nrows)
 		fprintf(f, "the %zu busiest of %zu %s\n", r->nrows, r->nhosts,
-			r->groups ? "groups" : "hosts");
+			r->groups ? fmt_noun(r->nhosts, "group", "groups")
+				  : fmt_noun(r->nhosts, "host", "hosts"));
 	fprintf(f, "%-39s%s %10s %12s %10s %12s %10s %10s%s\n", r->groups ? "GROUP" : "ADDRESS",
 		r->groups ? "  HOSTS" : "", "RX PKTS", "RX BYTES", "TX PKTS", "TX BYTES", "RX RATE",
 		"TX RATE", (r->links && r->several) ? " IFACE" : "");

@@ -240,21 +240,33 @@ static unsigned act_group(struct ui *u)
 	else if (u->group.by == GROUP_HOST)
 		ui_status(u, "rows by host");
 	else
-		ui_status(u, "rows by %s: %zu groups%s", group_by_label(u->group.by),
+		ui_status(u, "rows by %s: %zu %s%s", group_by_label(u->group.by),
 			  hosttab_count(groups_table(u->groups)),
+			  fmt_noun(hosttab_count(groups_table(u->groups)), "group", "groups"),
 			  u->group.by >= GROUP_AS && !u->geo
 			      ? " (no location database: AS and country are -)"
 			      : "");
 	return REACT_REBUILD;
 }
 
-/* 'c': the hosts' AS and CC columns. */
+/* 'c': the hosts' AS and CC columns; where the terminal is too narrow for them, it
+ * says so. */
 static unsigned act_geo(struct ui *u)
 {
+	int as, cc;
+
 	u->main.optional = u->main.optional ? 0 : VIEW_OPTIONAL;
 	if (!column_in_view(u->main.sort, view_columns(&u->main)))
 		u->main.sort = u->main.totals ? COL_RX_BYTES : COL_RX2;
-	if (u->main.optional && !u->geo)
+	if (!u->main.optional)
+		return REACT_REBUILD;
+	as = screen_width_for(&u->main, COL_AS);
+	cc = screen_width_for(&u->main, COL_CC);
+	if (cc > COLS) /* short: the terminal is narrow */
+		ui_status(u, "AS and CC need %d columns (%d here)", as, COLS);
+	else if (as > COLS)
+		ui_status(u, "AS needs %d columns (%d here)", as, COLS);
+	else if (!u->geo)
 		ui_status(u, "no location database: AS and country are - (special ranges named)");
 	return REACT_REBUILD;
 }
@@ -309,7 +321,7 @@ static unsigned act_back(struct ui *u)
 		close_group(u);
 	} else if (ui_view(u)->filter.kind != FILTER_NONE) {
 		memset(&ui_view(u)->filter, 0, sizeof(ui_view(u)->filter));
-		ui_status(u, "filter cleared");
+		ui_status(u, "row filter cleared");
 	} else {
 		return REACT_NONE;
 	}

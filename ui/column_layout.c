@@ -19,8 +19,8 @@ const struct column_layout column_layout[COL__COUNT] = {
 	[COL_TX_BYTES] = { "TX BYTES",  10,  84 },
 	[COL_IFACE]    = { "IFACE",     14,  20 },
 	[COL_HOSTS]    = { "HOSTS",     6,   95 },
-	[COL_AS]       = { "AS",        22,  7 },
-	[COL_CC]       = { "CC",        8,   8 },
+	[COL_AS]       = { "AS",        22,  55 }, /* asked for ('c'): before the 40 s */
+	[COL_CC]       = { "CC",        8,   56 }, /* windows, peak, share and sparkline */
 	[COL_SHARE]    = { "SHARE",     12,  30 },
 	[COL_HISTORY]  = { "LAST 40s",  20,  10 },
 };

@@ -25,7 +25,7 @@ static bool shown(const struct view *v, int c)
 }
 
 /* A cell's number in the screen's unit: rates in bits or bytes per second, the share
- * as a fraction, counts as they are. */
+ * as a fraction (a percentage in text), counts as they are. */
 static double number(const struct view *v, int c, const struct row *r)
 {
 	double x = columns[c].value(r);
@@ -62,10 +62,10 @@ static void write_text(FILE *f, const struct dump *d)
 		for (c = 0; c < COL__COUNT; c++) {
 			if (!shown(v, c))
 				continue;
-			column_format((enum col_id)c, r, v->bits, cell,
-				      columns[c].kind == KIND_BAR
-					  ? (size_t)column_layout[c].width + 1
-					  : sizeof(cell));
+			if (columns[c].kind == KIND_BAR) /* a bar on screen, a number here */
+				snprintf(cell, sizeof(cell), "%.1f %%", number(v, c, r) * 100);
+			else
+				column_format((enum col_id)c, r, v->bits, cell, sizeof(cell));
 			fprintf(f, column_is_text(c) ? " %-*s" : " %*s", column_layout[c].width,
 				fmt_visible(cell, seen, sizeof(seen)));
 		}

@@ -5,6 +5,7 @@
 
 #include <curses.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,9 @@
 #define ADDR_MIN       15
 #define ADDR_MAX       39
 #define LINK_LINES_MAX 8 /* header lines for the watched interfaces, a summary included */
+/* The BPF cost is shown from this many frames a second: below, each frame meets cold
+ * caches and pays for the statistics' clock reads alone, several times the cost. */
+#define COST_MIN_RATE 1000
 
 static bool utf8;	   /* block elements, else ASCII */
 static bool graph_wanted;  /* screen_set_graph() */
@@ -103,61 +107,104 @@ int screen_table_rows(void)
 	return rows > 0 ? rows : 0;
 }
 
-/* The columns that fit in the width, in table order; the address takes what is left,
- * up to the longest IPv6 address. Returns how many, and the address width. */
+int screen_width_for(const struct view *v, enum col_id col)
+{
+	int need = ADDR_MIN, c;
+
+	for (c = 0; c < COL__COUNT; c++)
+		if (c != COL_ADDR && column_in_view(c, view_columns(v)) &&
+		    column_layout[c].keep >= column_layout[col].keep)
+			need += 1 + column_layout[c].width;
+	return need;
+}
+
+/* The columns that fit in the width (screen_width_for()), in table order; the address
+ * takes what is left, up to the longest IPv6 address. Returns how many, and the
+ * address width. */
 static int layout(const struct view *v, enum col_id *shown, int *addr_width)
 {
-	bool take[COL__COUNT] = { [COL_ADDR] = true };
-	int used = ADDR_MIN, n = 0, c, best;
+	int used = ADDR_MIN, n = 0, c;
 
-	for (;;) { /* the most wanted column that still fits, again and again */
-		best = -1;
-		for (c = 0; c < COL__COUNT; c++)
-			if (!take[c] && column_in_view(c, view_columns(v)) &&
-			    (best < 0 || column_layout[c].keep > column_layout[best].keep))
-				best = c;
-		if (best < 0 || used + 1 + column_layout[best].width > COLS)
-			break;
-		take[best] = true;
-		used += 1 + column_layout[best].width;
+	for (c = 0; c < COL__COUNT; c++) {
+		if (c != COL_ADDR &&
+		    (!column_in_view(c, view_columns(v)) || screen_width_for(v, c) > COLS))
+			continue;
+		if (c != COL_ADDR)
+			used += 1 + column_layout[c].width;
+		shown[n++] = (enum col_id)c;
 	}
 	*addr_width = ADDR_MIN + (COLS - used);
 	if (*addr_width > ADDR_MAX)
 		*addr_width = ADDR_MAX;
 	if (*addr_width > COLS)
 		*addr_width = COLS;
-	for (c = 0; c < COL__COUNT; c++)
-		if (take[c])
-			shown[n++] = (enum col_id)c;
 	return n;
+}
+
+/* A rate of bytes_per_s in the table's unit ('b'): bits or bytes per second. */
+static const char *rate_text(const struct view *v, double bytes_per_s, char *buf, size_t len)
+{
+	return fmt_scaled(v->bits ? bytes_per_s * 8 : bytes_per_s, v->bits ? "b/s" : "B/s", buf,
+			  len);
+}
+
+/* A header line, built in pieces, then drawn cut at the terminal's width: curses
+ * would wrap the rest onto the lines below, under the table's. */
+struct line {
+	char text[1024];
+	size_t len;
+};
+
+static void line_add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line_add(struct line *l, const char *fmt, ...)
+{
+	size_t room = sizeof(l->text) - l->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(l->text + l->len, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/* Draws l at line y and empties it for the next. */
+static void line_draw(struct line *l, int y)
+{
+	mvaddnstr(y, 0, l->text, COLS);
+	l->len = 0;
+	l->text[0] = '\0';
 }
 
 /* In the conversation view, lines 1 and 2: the focus, and its traffic by protocol in
  * the last sample and since the view opened. */
-static void draw_conversation_header(const struct screen_state *s)
+static void draw_conversation_header(const struct screen_state *s, struct line *l)
 {
 	double dt = s->totals->interval > 0 ? s->totals->interval : 1;
 	int secs = (int)s->conv_elapsed, p;
 	char rate[16], total[16];
 
-	mvprintw(1, 0, " conversations of %s, counted for %02d:%02d:%02d; RX and TX are its own",
+	line_add(l, " conversations of %s, counted for %02d:%02d:%02d; RX and TX are its own",
 		 s->conv_focus, secs / 3600, secs / 60 % 60, secs % 60);
-	move(2, 0);
+	line_draw(l, 1);
 	for (p = 0; p < CONVO__PROTOS; p++) {
 		const struct convo_proto_counts *c = &s->conv_protos[p];
 		double r = (double)c->delta_bytes / dt;
 
-		fmt_scaled(s->view->bits ? r * 8 : r, s->view->bits ? "b/s" : "B/s", rate,
-			   sizeof(rate));
+		rate_text(s->view, r, rate, sizeof(rate));
 		fmt_scaled((double)c->bytes, "B", total, sizeof(total));
-		printw(" %s %s (%s) ", convo_proto_name((enum convo_proto)p), rate, total);
+		line_add(l, " %s %s (%s) ", convo_proto_name((enum convo_proto)p), rate, total);
 	}
+	line_draw(l, 2);
 }
 
 static void draw_header(const struct screen_state *s)
 {
 	const struct flow_totals *t = s->totals;
-	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16], cost[32];
+	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16], cost[64];
+	struct line l = { .len = 0 };
 	size_t i;
 	double dt = t->interval > 0 ? t->interval : 1;
 	uint64_t in_f = t->delta.frames - t->delta.out_frames,
@@ -167,46 +214,52 @@ static void draw_header(const struct screen_state *s)
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(0, 0, ' ', COLS);
 	if (s->replay)
-		mvprintw(0, 0, " flowtop  %s%s%s%s  %s  hosts %llu/%llu", s->iface,
+		line_add(&l, " flowtop  %s%s%s%s  %s  hosts %llu/%llu", s->iface,
 			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
 			 s->replay, (unsigned long long)t->live_hosts,
 			 (unsigned long long)t->capacity);
 	else
-		mvprintw(0, 0, " flowtop  %s%s%s%s%s%s (%s)  up %02d:%02d:%02d  hosts %llu/%llu",
-			 s->iface, s->netns ? " in netns " : "", s->netns ? s->netns : "",
-			 s->expr ? "  '" : "", s->expr ? s->expr : "", s->expr ? "'" : "",
-			 s->iface_lost ? "GONE"
-			 : s->iface_up ? "up"
-				       : "down",
-			 secs / 3600, secs / 60 % 60, secs % 60, (unsigned long long)t->live_hosts,
-			 (unsigned long long)t->capacity);
-	printw("%s%s%s%s%s", s->rows_are ? "  " : "", s->rows_are ? s->rows_are : "",
-	       s->view->paused ? "  PAUSED" : "", s->view->filter.kind ? "  filter: " : "",
-	       s->view->filter.text);
+		/* the state by the interface's name, the expression after them */
+		line_add(
+		    &l, " flowtop  %s (%s)%s%s%s%s%s  up %02d:%02d:%02d  hosts %llu/%llu", s->iface,
+		    s->iface_lost ? "GONE"
+		    : s->iface_up ? "up"
+				  : "down",
+		    s->netns ? " in netns " : "", s->netns ? s->netns : "", s->expr ? "  '" : "",
+		    s->expr ? s->expr : "", s->expr ? "'" : "", secs / 3600, secs / 60 % 60,
+		    secs % 60, (unsigned long long)t->live_hosts, (unsigned long long)t->capacity);
+	line_add(&l, "%s%s%s%s%s", s->rows_are ? "  " : "", s->rows_are ? s->rows_are : "",
+		 s->view->paused ? "  PAUSED" : "", s->view->filter.kind ? "  row filter: " : "",
+		 s->view->filter.text);
+	line_draw(&l, 0);
 	attroff(theme_attr(THEME_BAR_LINE));
 	if (s->conv_focus) {
-		draw_conversation_header(s);
+		draw_conversation_header(s, &l);
 		return;
 	}
-	mvprintw(1, 0, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
-		 fmt_scaled((double)in_b * 8 / dt, "b/s", a, sizeof(a)),
+	line_add(&l, " in  %s %s  (%s, %s)   out %s %s  (%s, %s)",
+		 rate_text(s->view, (double)in_b / dt, a, sizeof(a)),
 		 fmt_scaled((double)in_f / dt, "p/s", b, sizeof(b)),
 		 fmt_scaled((double)(t->total.bytes - t->total.out_bytes), "B", c, sizeof(c)),
 		 fmt_scaled((double)(t->total.frames - t->total.out_frames), "p", d, sizeof(d)),
-		 fmt_scaled((double)t->delta.out_bytes * 8 / dt, "b/s", e, sizeof(e)),
+		 rate_text(s->view, (double)t->delta.out_bytes / dt, e, sizeof(e)),
 		 fmt_scaled((double)t->delta.out_frames / dt, "p/s", f, sizeof(f)),
 		 fmt_scaled((double)t->total.out_bytes, "B", g, sizeof(g)),
 		 fmt_scaled((double)t->total.out_frames, "p", h, sizeof(h)));
-	if (s->cost_ns >= 0)
-		snprintf(cost, sizeof(cost), "%.0f ns/frame", s->cost_ns);
-	else
+	line_draw(&l, 1);
+	if (!s->cost.known)
 		snprintf(cost, sizeof(cost), "n/a");
-	move(2, 0);
+	else if ((double)s->cost.frames / dt < COST_MIN_RATE)
+		snprintf(cost, sizeof(cost), "- (under %d frames/s)", COST_MIN_RATE);
+	else
+		snprintf(cost, sizeof(cost), "%.0f ns/frame%s", s->cost.ns,
+			 s->cost.expression ? " with the expression" : "");
 	for (i = 0; i < stats_nfields; i++)
 		if (stats_fields[i].text)
-			printw(" %s %llu ", stats_fields[i].text,
-			       (unsigned long long)stats_value(&t->total, &stats_fields[i]));
-	printw(" evicted %llu  filter cost %s", (unsigned long long)t->evicted, cost);
+			line_add(&l, " %s %llu ", stats_fields[i].text,
+				 (unsigned long long)stats_value(&t->total, &stats_fields[i]));
+	line_add(&l, " evicted %llu  BPF cost %s", (unsigned long long)t->evicted, cost);
+	line_draw(&l, 2);
 }
 
 /* The interfaces a line each: those with a slot, and frames without one once there
@@ -253,16 +306,16 @@ static int links_fit(const struct screen_state *s, size_t n)
 	return (size_t)room < n ? room : (int)n;
 }
 
-static void link_line(int y, const char *name, const char *state, const struct flow_stats *d,
-		      const struct flow_stats *tot, double dt)
+static void link_line(const struct view *v, int y, const char *name, const char *state,
+		      const struct flow_stats *d, const struct flow_stats *tot, double dt)
 {
 	char a[16], b[16], c[16], e[16], f[16], g[16];
 
 	mvprintw(y, 0, " %-15.15s %-5s in %9s %9s (%s)  out %9s %9s (%s)", name, state,
-		 fmt_scaled((double)(d->bytes - d->out_bytes) * 8 / dt, "b/s", a, sizeof(a)),
+		 rate_text(v, (double)(d->bytes - d->out_bytes) / dt, a, sizeof(a)),
 		 fmt_scaled((double)(d->frames - d->out_frames) / dt, "p/s", b, sizeof(b)),
 		 fmt_scaled((double)(tot->bytes - tot->out_bytes), "B", c, sizeof(c)),
-		 fmt_scaled((double)d->out_bytes * 8 / dt, "b/s", e, sizeof(e)),
+		 rate_text(v, (double)d->out_bytes / dt, e, sizeof(e)),
 		 fmt_scaled((double)d->out_frames / dt, "p/s", f, sizeof(f)),
 		 fmt_scaled((double)tot->out_bytes, "B", g, sizeof(g)));
 }
@@ -283,7 +336,7 @@ static void draw_links(const struct screen_state *s, int y, const size_t *order,
 		unsigned slot = l ? l->slot : TOTALS_SLOT_OTHER;
 
 		if (i < shown) {
-			link_line(y + (int)i, l ? l->info.name : "(no slot)",
+			link_line(s->view, y + (int)i, l ? l->info.name : "(no slot)",
 				  !l	       ? ""
 				  : l->gone    ? "GONE"
 				  : l->info.up ? "up"
@@ -299,7 +352,7 @@ static void draw_links(const struct screen_state *s, int y, const size_t *order,
 	}
 	if (shown < n) {
 		snprintf(more, sizeof(more), "+%zu more", n - shown);
-		link_line(y + (int)shown, more, "", &rest_d, &rest_t, dt);
+		link_line(s->view, y + (int)shown, more, "", &rest_d, &rest_t, dt);
 	}
 }
 
@@ -322,8 +375,7 @@ static void draw_graph(const struct screen_state *s, int y)
 		graph_last(s->graph, (enum graph_dir)d, n, v);
 		for (i = 0; i < n; i++)
 			peak = v[i] > peak ? v[i] : peak;
-		fmt_scaled(s->view->bits ? peak * 8 : peak, s->view->bits ? "b/s" : "B/s",
-			   peak_text, sizeof(peak_text));
+		rate_text(s->view, peak, peak_text, sizeof(peak_text));
 		mvprintw(y, 0, "%s%-*s", label[d], GRAPH_LABEL - (int)strlen(label[d]), peak_text);
 		for (r = 0; r < GRAPH_HEIGHT; r++) {
 			graph_row(v, n, peak, GRAPH_HEIGHT, r, utf8, row, sizeof(row));
@@ -447,8 +499,8 @@ static void draw_table(const struct screen_state *s, int y0)
 	}
 	if (!v->nrows)
 		mvprintw(y0 + 2, 2, "%s",
-			 v->filter.kind ? (v->groups ? "no group matches the filter"
-						     : "no host matches the filter")
+			 v->filter.kind ? (v->groups ? "no group matches the row filter"
+						     : "no host matches the row filter")
 					: "no traffic yet");
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <net/if.h>
 
+#include "capture.h"
 #include "cli.h"
 #include "convo.h"
 #include "graph.h"
@@ -30,7 +31,7 @@ struct screen_state {
 	const struct iface_watch *links; /* the watched interfaces: a header line each when */
 	size_t nlinks;			 /* several are (view->several) */
 	double elapsed;			 /* seconds since attaching */
-	double cost_ns;			 /* filter cost per frame, < 0 unknown */
+	struct capture_cost cost;	 /* the socket filter's over the last sample */
 	const char *status;		 /* the status line, or NULL */
 	const char *prompt;		 /* "Filter: " while a prompt is open, or NULL */
 	const char *prompt_text;	 /* its line */
@@ -65,6 +66,10 @@ bool screen_graph_by_default(void);
 
 /* Rows of the table that fit now (for paging). */
 int screen_table_rows(void);
+
+/* The terminal's width from which v's column col is shown: on a narrow terminal the
+ * columns with the lowest keep (ui/column_layout.h) go first. */
+int screen_width_for(const struct view *v, enum col_id col);
 
 /* What the last frame drew at a cell: a column title, a table row (its offset from the
  * first row shown), or nothing that answers the mouse. */

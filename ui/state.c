@@ -126,7 +126,8 @@ void ui_freeze(struct ui *u)
 
 	ui_build(u, 0);
 	if (v->nbuilt < v->nrows)
-		ui_status(u, "paused: the first %zu of %zu rows kept", v->nbuilt, v->nrows);
+		ui_status(u, "paused: the first %zu of %zu %s kept", v->nbuilt, v->nrows,
+			  fmt_noun(v->nrows, "row", "rows"));
 }
 
 /* After the selection moved: more rows when it went past those built. */

@@ -51,7 +51,7 @@ static void draw(struct ui *u)
 		.nlinks = nlinks,
 		.iface_lost = u->iface_lost,
 		.elapsed = ui_now() - u->attached_at,
-		.cost_ns = u->cost_ns,
+		.cost = u->cost,
 		.status = ui_now() < u->status_until ? u->status : NULL,
 		.help = u->help,
 		.help_top = u->help_top,
@@ -114,7 +114,7 @@ static void sample(struct ui *u, double interval)
 		u->status_code = OUTCOME_FAILED;
 		return;
 	}
-	u->cost_ns = capture_cost_ns(u->cap);
+	u->cost = capture_cost(u->cap);
 	if (u->exp && exporter_sample(u->exp, u->cap, u->opts->netns))
 		ui_status(u, "cannot render the metrics: out of memory");
 	graph_push_totals(u);
@@ -136,6 +136,14 @@ static const char *of_rows(struct ui *u, size_t written, char *buf, size_t len)
 		return "";
 	snprintf(buf, len, " of %zu", ui_view(u)->nrows);
 	return buf;
+}
+
+/* "row" or "rows", agreeing with the count of_rows() leaves last. */
+static const char *rows_noun(struct ui *u, size_t written)
+{
+	size_t n = written >= ui_view(u)->nrows ? written : ui_view(u)->nrows;
+
+	return fmt_noun(n, "row", "rows");
 }
 
 /* Writes the rows that pass the filter, in the order shown, with the view's columns
@@ -200,7 +208,7 @@ static void started_over(struct ui *u)
 	view_home(ui_view(u));
 	graph_clear(&u->graph);
 	u->attached_at = u->last_sample = ui_now();
-	capture_cost_ns(u->cap);
+	capture_cost(u->cap);
 	ui_follow_links(u);
 	ui_rebuild(u);
 }
@@ -253,15 +261,16 @@ static void prompt_done(struct ui *u)
 			ui_view(u)->top = 0;
 			ui_rebuild(u);
 			if (f.kind)
-				ui_status(u, "filter: %s (%zu rows)", f.text, ui_view(u)->nrows);
+				ui_status(u, "row filter: %s (%zu %s)", f.text, ui_view(u)->nrows,
+					  fmt_noun(ui_view(u)->nrows, "row", "rows"));
 		}
 	} else if (u->prompt == PROMPT_EXPR) {
 		count_only(u, u->edit.buf);
 	} else if (dump(u, u->edit.buf, &written, err, sizeof(err))) {
 		ui_status(u, "%s", err);
 	} else {
-		ui_status(u, "wrote %zu%s rows to %s", written, of_rows(u, written, of, sizeof(of)),
-			  u->edit.buf);
+		ui_status(u, "wrote %zu%s %s to %s", written, of_rows(u, written, of, sizeof(of)),
+			  rows_noun(u, written), u->edit.buf);
 	}
 	u->prompt = PROMPT_NONE;
 }
@@ -301,8 +310,8 @@ static bool play(struct ui *u)
 			ui_status(u, "%s", playback_error(u->play));
 			u->status_code = outcome_of_replay(playback_status(u->play));
 		} else {
-			ui_status(u, "end of capture: %llu frames; q quits",
-				  playback_frames(u->play));
+			ui_status(u, "end of capture: %llu %s; q quits", playback_frames(u->play),
+				  fmt_noun(playback_frames(u->play), "frame", "frames"));
 		}
 		u->status_until = INFINITY;
 	}
@@ -407,20 +416,16 @@ static void usr1_dump(struct ui *u)
 	if (dump(u, path, &written, err, sizeof(err)))
 		ui_status(u, "%s", err);
 	else
-		ui_status(u, "SIGUSR1: wrote %zu%s rows to %s", written,
-			  of_rows(u, written, of, sizeof(of)), path);
+		ui_status(u, "SIGUSR1: wrote %zu%s %s to %s", written,
+			  of_rows(u, written, of, sizeof(of)), rows_noun(u, written), path);
 }
 
 int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	   struct pcapfile *pf, struct geo *geo, const char *geo_said)
 {
-	struct ui u = { .cap = c,
-			.opts = opts,
-			.exp = exp,
-			.dns_fd = -1,
-			.cost_ns = -1,
-			.geo = geo,
-			.group = opts->group };
+	struct ui u = {
+		.cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .geo = geo, .group = opts->group
+	};
 	bool busy = false;
 	struct loop *l;
 	char err[512];
@@ -446,7 +451,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	}
 	if (u.main.names)
 		u.dns = dns_new(&u.dns_fd);
-	capture_cost_ns(c); /* statistics were switched on by main, if they could be */
+	capture_cost(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = u.last_sample = ui_now();
 	ui_follow_links(&u);
 	if (pf && !(u.play = playback_new(pf, opts->delay, opts->speed, ui_now()))) {

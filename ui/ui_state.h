@@ -68,7 +68,7 @@ struct ui {
 	bool picker_marked[PICKER_MAX]; /* space marks several */
 	bool picker_now[PICKER_MAX];	/* watched now */
 	double attached_at, last_sample;
-	double cost_ns;
+	struct capture_cost cost;	  /* the socket filter's over the last sample */
 	struct graph graph, graph_paused; /* the header's graph, live and as paused */
 	enum graph_mode graph_mode;
 	bool mouse;

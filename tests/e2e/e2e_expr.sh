@@ -26,9 +26,9 @@ check "tcp on gnutella: tshark's counts of the kept frames, address for address"
 
 # the outputs say it
 "$FLOWTOP" -r "$g" -b -n 1 -d 3600 'udp port 6346' >"$E2E_TMP/text" 2>&1
-check "text: the expression on the header line, filtered among the counters" \
+check "text: the expression on the header line, its rejects among the counters as unmatched" \
 	eval 'head -n 1 "$E2E_TMP/text" | grep -q "  expression '"'"'udp port 6346'"'"'  interval" &&
-	      sed -n 2p "$E2E_TMP/text" | grep -q " filtered [1-9]"'
+	      sed -n 2p "$E2E_TMP/text" | grep -q " unmatched [1-9]"'
 "$FLOWTOP" -r "$g" -b -o "$E2E_TMP/snap.json" tcp >/dev/null
 check "-o: the snapshot says the expression" jqt '.expression == "tcp" and .totals.filtered > 0' "$E2E_TMP/snap.json"
 "$FLOWTOP" -r "$g" -b --json -L 1 >"$E2E_TMP/none.jsonl"
@@ -38,8 +38,8 @@ check "no expression: none said, nothing filtered" \
 tmux_server expr
 tm new-session -d -s e -x 150 -y 30 "$FLOWTOP -r $g --speed 0 -N tcp; echo \$? >$E2E_TMP/screen.rc"
 shows() { tm capture-pane -p -t e | grep -q -- "$1"; }
-check "screen: the header names the expression, the counters filtered" \
-	wait_for 10 eval "shows \"ndpi-gnutella.pcap  'tcp'  capture\" && shows ' filtered 1756'"
+check "screen: the header names the expression, the rejects among the counters as unmatched" \
+	wait_for 10 eval "shows \"ndpi-gnutella.pcap  'tcp'  capture\" && shows ' unmatched 1756'"
 tm send-keys -t e q
 check "screen: q ends it, status 0" wait_for 10 eval '[ "$(cat "$E2E_TMP/screen.rc" 2>/dev/null)" = 0 ]'
 
@@ -151,16 +151,16 @@ tm send-keys -t l e
 check "screen: e asks for an expression" wait_for 5 lshows "Count only (tcpdump's syntax; empty: all):"
 tm send-keys -t l udp Enter
 check "screen: e sets it, named in the header" \
-	wait_for 5 eval "lshows \"flowtop  $ib  'udp' (up)\" && lshows \"counting what 'udp' matches\""
+	wait_for 5 eval "lshows \"flowtop  $ib (up)  'udp'\" && lshows \"counting what 'udp' matches\""
 ip netns exec "$a" ping -q -c 3 -i 0.01 -s 100 10.78.0.2 >/dev/null
 udp 4
 check "screen: the UDP frames counted, the pings filtered" \
-	wait_for 10 eval 'tm capture-pane -p -t l | grep "^10\.78\.0\.9 " >/dev/null && lshows " filtered 6"'
+	wait_for 10 eval 'tm capture-pane -p -t l | grep "^10\.78\.0\.9 " >/dev/null && lshows " unmatched 6"'
 tm send-keys -t l e C-u
 for _ in $(seq 5); do tm send-keys -t l BSpace; done
 tm send-keys -t l "tcp port" Enter
 check "screen: a bad expression said, the one before in force" \
-	wait_for 5 eval "lshows 'syntax error' && lshows \"flowtop  $ib  'udp' (up)\""
+	wait_for 5 eval "lshows 'syntax error' && lshows \"flowtop  $ib (up)  'udp'\""
 tm send-keys -t l q
 check "screen: q ends it, status 0" wait_for 10 eval '[ "$(cat "$E2E_TMP/live.rc" 2>/dev/null)" = 0 ]'
 

@@ -138,7 +138,7 @@ wait_for 5 shows "Count only"
 # is counted, and the filtered count is theirs alone)
 tm send-keys -t f "not udp port 9" Enter
 check "e while the counters cannot be emptied: the new expression is the one named" \
-	wait_for 5 shows "flowtop  $if_  'not udp port 9' (up)"
+	wait_for 5 shows "flowtop  $if_ (up)  'not udp port 9'"
 rm -f "$E2E_TMP/fault"
 # (moved to another namespace and back above, the veth lost its address)
 ip -n "$ns" addr replace 10.79.0.1/24 dev "$if_"
@@ -148,7 +148,7 @@ import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(3):
     s.sendto(bytes(10), ("10.79.0.2", 9))'
-check "and its sockets judge frames: 3 UDP datagrams filtered" wait_for 5 shows " filtered 3[^0-9]"
+check "and its sockets judge frames: 3 UDP datagrams unmatched" wait_for 5 shows " unmatched 3[^0-9]"
 tm kill-session -t f
 tm new-session -d -s f -x 100 -y 25 \
 	"ip netns exec $ns env $fault FAULT_POLL=1 $FLOWTOP -i $if_ -N -d 0.2 2>$E2E_TMP/poll.err; echo \$? >$E2E_TMP/rc2"

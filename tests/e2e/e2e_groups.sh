@@ -146,7 +146,7 @@ check "--metrics-group as: the sum over as is every frame, both ways" \
 # the screen: 'a' through the groupings, a filter on an AS, a group opened and closed,
 # the AS and CC columns, a dump of groups
 tmux_server groups
-tm new-session -d -s g -x 150 -y 30 "$FLOWTOP -r $world -N --speed 0; echo \$? >$E2E_TMP/screen.rc"
+tm new-session -d -s g -x 170 -y 30 "$FLOWTOP -r $world -N --speed 0; echo \$? >$E2E_TMP/screen.rc"
 pane() { tm capture-pane -p -t g; }
 shows() {
 	local re=$1
@@ -160,13 +160,13 @@ check "screen: a again, rows by AS with their hosts" \
 	eval 'shows "by AS" && shows "^AS  .* HOSTS " && shows "^AS15169 GOOGLE  .* 3 " && shows "^private  .* 3 "'
 tm send-keys -t g / AS15169 Enter
 check "screen: a filter on an AS number leaves its group alone" \
-	eval 'shows "filter: AS15169" && ! pane | grep -q "^private" && [ "$(pane | grep -c "^AS1")" = 1 ]'
+	eval 'shows "  row filter: AS15169" && ! pane | grep -q "^private" && [ "$(pane | grep -c "^AS1")" = 1 ]'
 tm send-keys -t g Enter
 check "screen: Enter opens the group: its three hosts" \
 	eval 'shows "hosts of AS15169 GOOGLE" && shows "^8\.8\.4\.4 " && shows "^2001:4860:4860::8888 " &&
 	      ! pane | grep -q "^192\.168\.1\.10 " && [ "$(pane | grep -Ec "^(8\.8|2001:4860)")" = 3 ]'
 tm send-keys -t g Escape
-check "screen: Esc back to the groups" eval 'shows "by AS  filter: AS15169" && ! pane | grep -q "hosts of"'
+check "screen: Esc back to the groups" eval 'shows "by AS  row filter: AS15169" && ! pane | grep -q "hosts of"'
 tm send-keys -t g / Escape
 check "screen: the filter cleared, every group again" shows "^multicast "
 tm send-keys -t g d
@@ -180,7 +180,7 @@ check "screen: back to hosts, c shows their AS and country" \
 	eval 'shows "^ADDRESS .* AS  .* CC " && shows "^8\.8\.8\.8 .* AS15169 GOOGLE +US " && shows "^10\.0\.0\.1 .* private +private "'
 tm send-keys -t g / GOOGLE Enter
 check "screen: with the AS column, a filter on an AS's name keeps its hosts" \
-	eval 'shows "filter: GOOGLE" && [ "$(pane | grep -Ec "^(8\.8\.8\.8|8\.8\.4\.4|2001:4860:4860::8888) ")" = 3 ] &&
+	eval 'shows "  row filter: GOOGLE" && [ "$(pane | grep -Ec "^(8\.8\.8\.8|8\.8\.4\.4|2001:4860:4860::8888) ")" = 3 ] &&
 	      ! pane | grep -Eq "^(1\.1\.1\.1|10\.0\.0\.1|192\.168\.1\.10) "'
 tm send-keys -t g q
 check "screen: q, exit 0" wait_for 5 eval '[ "$(cat "$E2E_TMP/screen.rc" 2>/dev/null)" = 0 ]'

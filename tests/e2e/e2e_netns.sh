@@ -91,7 +91,7 @@ tmux_server netns
 tm new-session -d -s s -x 120 -y 30 "$FLOWTOP --netns $x -i $x1 -N -d 0.3; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t s; }
 check "screen: the header names interface and namespace" \
-	wait_for 5 eval 'screen | grep -q "flowtop  $x1 in netns $x (up)"'
+	wait_for 5 eval 'screen | grep -q "flowtop  $x1 (up) in netns $x"'
 tm send-keys -t s i
 wait_for 5 eval 'screen | grep -q " $x2 "'
 # an interface of this script's namespace, which the picker must not list

@@ -79,7 +79,7 @@ wait_for 5 eval '[ "$(rows | wc -l)" = 3 ]'
 
 keys / 10.77.1.3 Enter
 check "'/' filter: one row left" seen '[ "$(rows | wc -l)" = 1 ] && [ "$(first_row)" = 10.77.1.3 ]'
-check "the header shows the filter" wait_shows "filter: 10.77.1.3"
+check "the header shows the row filter" wait_shows "  row filter: 10.77.1.3"
 keys / Escape
 check "Esc clears the filter" seen '[ "$(rows | wc -l)" = 3 ] && ! screen | head -n 1 | grep -q filter'
 keys / 10.0.0.0/33 Enter

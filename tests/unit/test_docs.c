@@ -319,6 +319,26 @@ static void test_kernel_features_match_table(void)
 	free(kernel);
 }
 
+/* The README's Prometheus section says what the manual's PROMETHEUS does: the first
+ * sample puts all traffic under ip="other" (every host is new to the top, and a series
+ * starts at 0), so that a first scrape does not read as a bug. */
+static void test_readme_says_why_the_first_scrape_is_other(void)
+{
+	char *readme = read_readme(), *from, *to, *p;
+
+	from = readme ? strstr(readme, "\n## Prometheus\n") : NULL;
+	to = from ? strstr(from + 1, "\n## ") : NULL;
+	if (!ASSERT_TRUE(from && to))
+		return;
+	*to = '\0';
+	for (p = from; *p; p++) /* one line: the sentence may wrap anywhere */
+		if (*p == '\n')
+			*p = ' ';
+	ASSERT_TRUE(strstr(from, "series starts at 0 when it enters the top") != NULL);
+	ASSERT_TRUE(strstr(from, "first sample, where every host is new, puts all traffic under "
+				 "`ip=\"other\"`") != NULL);
+}
+
 int main(void)
 {
 	RUN_TEST(test_options_match_help);
@@ -327,5 +347,6 @@ int main(void)
 	RUN_TEST(test_kernel_features_match_table);
 	RUN_TEST(test_version_and_sort_columns);
 	RUN_TEST(test_readme_lists_every_key);
+	RUN_TEST(test_readme_says_why_the_first_scrape_is_other);
 	return test_summary("test_docs");
 }

@@ -50,6 +50,13 @@ static void test_scaled(void)
 	ASSERT_STREQ(fmt_scaled(1.0 / 0.0, "", buf, sizeof(buf)), "0");
 }
 
+static void test_noun_agrees(void)
+{
+	ASSERT_STREQ(fmt_noun(1, "row", "rows"), "row");
+	ASSERT_STREQ(fmt_noun(0, "row", "rows"), "rows");
+	ASSERT_STREQ(fmt_noun(2, "row", "rows"), "rows");
+}
+
 static void test_rfc3339(void)
 {
 	struct timespec ts = { .tv_sec = 1796293738, .tv_nsec = 123999999 };
@@ -70,6 +77,7 @@ int main(void)
 	RUN_TEST(test_ipv6_prints_rfc5952);
 	RUN_TEST(test_parse_roundtrip_and_v4mapped_merge);
 	RUN_TEST(test_scaled);
+	RUN_TEST(test_noun_agrees);
 	RUN_TEST(test_rfc3339);
 	return test_summary("test_fmt");
 }

@@ -165,6 +165,10 @@ static void test_json_and_text_name_the_interfaces(void)
 	ASSERT_STREQ(sh(cmd), "1");
 	snprintf(cmd, sizeof(cmd), "grep -c '^  wg0 (gone): 5 packets 1860 bytes' %s", path);
 	ASSERT_STREQ(sh(cmd), "1");
+	/* the noun agrees with its count */
+	snprintf(cmd, sizeof(cmd), "grep -c '^  other interfaces (no slot): 1 packet 60 bytes' %s",
+		 path);
+	ASSERT_STREQ(sh(cmd), "1");
 	snprintf(cmd, sizeof(cmd), "grep -c ' IFACE$' %s; grep -c ' eth0+wg0$' %s", path, path);
 	ASSERT_STREQ(sh(cmd), "1");
 	snprintf(cmd, sizeof(cmd), "awk '/^10.0.0.1 / { print $NF }' %s", path);
@@ -259,7 +263,7 @@ static void test_text_has_header_and_rows(void)
 	snprintf(cmd, sizeof(cmd), "sed -n 4p %s | tr -s ' '", path);
 	ASSERT_STREQ(sh(cmd), "2001:db8::2 1 1500 0 0 24.0kb/s 0b/s");
 	snprintf(cmd, sizeof(cmd),
-		 "grep -c 'non-IP 2  truncated 1  lost 0  spilled 0  filtered 0  evicted 2' %s",
+		 "grep -c 'non-IP 2  truncated 1  lost 0  spilled 0  unmatched 0  evicted 2' %s",
 		 path);
 	ASSERT_STREQ(sh(cmd), "1");
 }
