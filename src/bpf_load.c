@@ -279,6 +279,11 @@ void bpf_unload(struct flowtop_bpf *skel)
 	flowtop_bpf__destroy(skel);
 }
 
+const void *bpf_load_object(size_t *sz)
+{
+	return flowtop_bpf__elf_bytes(sz);
+}
+
 bool bpf_load_joins(const struct flowtop_bpf *skel)
 {
 	return skel->rodata->fetch_atomics;

@@ -70,30 +70,34 @@ bool caps_bpf_gated(void)
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = (__u32)-1;
 	gated = syscall(SYS_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) < 0 && errno == EPERM;
+	/* back as they were (should that fail, caps_drop() sets every set whole anyway) */
 	for (i = 0; i < 2; i++)
 		if (had[i])
-			capng_update(CAPNG_ADD, CAPNG_EFFECTIVE, caps[i]);
+			(void)capng_update(CAPNG_ADD, CAPNG_EFFECTIVE, caps[i]);
 	if (had[0] || had[1])
-		capng_apply(CAPNG_SELECT_CAPS);
+		(void)capng_apply(CAPNG_SELECT_CAPS);
 	return gated;
 }
 
 int caps_drop(const struct caps_user *user, unsigned keep)
 {
-	bool setpcap;
+	bool setpcap, has_bpf, has_admin;
 	int ret;
 
 	if (capng_get_caps_process())
 		return -EPERM;
 	setpcap = has(CAP_SETPCAP);
+	has_bpf = has(CAP_BPF);
+	has_admin = has(CAP_SYS_ADMIN);
 	capng_clear(CAPNG_SELECT_ALL);
 	if (keep & CAPS_KEEP_NET_RAW &&
 	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
 			 CAP_NET_RAW))
 		return -EINVAL;
+	/* CAP_BPF, or CAP_SYS_ADMIN where it stands in for it (a process given that alone) */
 	if (keep & CAPS_KEEP_BPF &&
 	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
-			 CAP_BPF))
+			 !has_bpf && has_admin ? CAP_SYS_ADMIN : CAP_BPF))
 		return -EINVAL;
 	if (user) {
 		/* keeps the state above across setresgid/setgroups/setresuid */

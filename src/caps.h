@@ -38,7 +38,8 @@ struct caps_user {
 enum caps_keep {
 	CAPS_KEEP_NONE = 0,	     /* a capture file: nothing more to open */
 	CAPS_KEEP_NET_RAW = 1u << 0, /* a new packet socket when the interface changes */
-	CAPS_KEEP_BPF = 1u << 1,     /* the screen's e: the program of a new expression */
+	CAPS_KEEP_BPF = 1u << 1,     /* the screen's e: the program of a new expression; and
+				      * the counters where every bpf() command is gated */
 };
 
 /* Whether the kernel refuses every bpf() command, a map's lookup too, to a process

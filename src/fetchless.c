@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* fetchless.c: flowtop's BPF object for kernels without BPF atomics that return the old
  * value (before Linux 5.12). Their verifiers refuse an object holding one of those
- * instructions anywhere, even in code that never runs, so each becomes a plain atomic
- * addition (the old XADD, which every eBPF kernel takes) in a copy of the object. The
- * program runs none of them there: the joins that fetch stand behind fetch_atomics and
- * the exchange of the head behind exchange_head, both 0 on such a kernel (bpf_load.c). */
+ * instructions anywhere, even in code that never runs, so in a copy of the object each
+ * becomes an instruction they take in code that never runs and refuse in code that
+ * does: a store of its register to the frame pointer's own slot (r10 + 0, outside the
+ * stack). The program runs none of them there: the joins that fetch stand behind
+ * fetch_atomics and the exchange of the head behind exchange_head, both 0 on such a
+ * kernel (bpf_load.c), and its verifier drops what they guard; a fetching atomic added
+ * outside them makes the load fail ("invalid stack off=0"), never a join that reads
+ * the addend for the old value. */
 #include "fetchless.h"
 
 #include <errno.h>
@@ -27,7 +31,10 @@ static size_t rewrite(struct bpf_insn *insn, size_t n)
 		__u8 cls = BPF_CLASS(insn[i].code), mode = BPF_MODE(insn[i].code);
 
 		if (cls == BPF_STX && mode == BPF_ATOMIC && insn[i].imm & BPF_FETCH) {
-			insn[i].imm = BPF_ADD;
+			insn[i].code = BPF_STX | BPF_MEM | BPF_SIZE(insn[i].code);
+			insn[i].dst_reg = BPF_REG_10;
+			insn[i].off = 0;
+			insn[i].imm = 0;
 			done++;
 		}
 	}

@@ -130,7 +130,8 @@ static int read_file(const struct cli_opts *opts)
 			  sizeof(err));
 	ret = cap ? 0 : errno == EOPNOTSUPP ? -EOPNOTSUPP : -1;
 	/* the program is loaded: the file (anyone may have made it) is parsed and the
-	 * expression compiled with no privilege left */
+	 * expression compiled with no privilege left, but CAP_BPF where the kernel gates
+	 * every bpf() command (the counters are read through it) */
 	if (!ret && (ret = caps_drop(NULL, caps_bpf_gated() ? CAPS_KEEP_BPF : CAPS_KEEP_NONE)))
 		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
 	if (!ret && !(pf = pcapfile_open(opts->read, err, sizeof(err))))

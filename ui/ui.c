@@ -376,6 +376,8 @@ static void handle_key(struct ui *u, int ch)
 	if (ch == KEY_RESIZE) {
 		screen_set_graph(ui_graph_on(u)); /* the height decides it, and the page */
 		view_select(ui_view(u), 0, (size_t)screen_table_rows());
+		/* the help's lines are the width's: its top kept within them */
+		help_scroll(&u->help_top, 0, help_total_lines(), help_page_lines());
 		return;
 	}
 	if (u->help)
