@@ -717,27 +717,35 @@ static uint64_t ring_head(struct flowtop_bpf *sk, unsigned cpu)
 	return ctl.head;
 }
 
+/* Seven frames A4 -> B4 on CPU 0, from an emptied table: the slots they took in its ring
+ * (its head before them in *h). */
+static uint64_t seven_frames_on_cpu0(struct frame *f, uint64_t *h)
+{
+	cpu_set_t all;
+	int i;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	reset();
+	b_ipv4_udp(f);
+	*h = ring_head(skel, 0);
+	for (i = 0; i < 7; i++)
+		ASSERT_OK(run_on_cpu(0, f));
+	sched_setaffinity(0, sizeof(all), &all);
+	return ring_head(skel, 0) - *h;
+}
+
 /* Where the program joins no frames (a kernel without BPF atomics that fetch: Linux 5.10,
  * 5.11), a test of its joins holds instead what it does there: seven frames of one pair
  * are seven records, every one counted. False then; true where the program joins. */
 static bool joins_else_records(void)
 {
-	cpu_set_t all;
 	struct frame f;
 	uint64_t h;
-	int i;
 
 	if (bpf_load_joins(skel))
 		return true;
 	printf("  no BPF atomics that fetch: every frame a record of its own, checked instead\n");
-	sched_getaffinity(0, sizeof(all), &all);
-	reset();
-	b_ipv4_udp(&f);
-	h = ring_head(skel, 0);
-	for (i = 0; i < 7; i++)
-		ASSERT_OK(run_on_cpu(0, &f));
-	sched_setaffinity(0, sizeof(all), &all);
-	ASSERT_EQ(ring_head(skel, 0) - h, 7);
+	ASSERT_EQ(seven_frames_on_cpu0(&f, &h), 7);
 	if (ASSERT_OK(sample())) {
 		ASSERT_EQ(host(A4)->total.tx_packets, 7);
 		ASSERT_EQ(host(B4)->total.rx_bytes, 7 * f.len);
@@ -901,19 +909,12 @@ static void test_owner_counts_in_place(void)
 	uint64_t h, idx;
 	struct frame f;
 	cpu_set_t all;
-	int i;
 
 	if (!joins_else_records())
 		return;
 
 	sched_getaffinity(0, sizeof(all), &all);
-	reset();
-	b_ipv4_udp(&f);
-	h = ring_head(skel, 0);
-	for (i = 0; i < 7; i++)
-		ASSERT_OK(run_on_cpu(0, &f));
-	sched_setaffinity(0, sizeof(all), &all);
-	ASSERT_EQ(ring_head(skel, 0) - h, 1);
+	ASSERT_EQ(seven_frames_on_cpu0(&f, &h), 1);
 	notice = ring_slot(h);
 	ASSERT_EQ(notice.rec.count & FLOWTOP_RECORD_NOTICE, FLOWTOP_RECORD_NOTICE);
 	idx = notice.rec.count & ~FLOWTOP_RECORD_NOTICE;
