@@ -112,6 +112,18 @@ size_t fmt_utf8_len(const unsigned char *s)
 	return n;
 }
 
+size_t fmt_utf8_cut(const char *s, size_t columns)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = 0, n;
+
+	for (; p[at] && columns; columns--) {
+		n = fmt_utf8_len(p + at);
+		at += n ? n : 1;
+	}
+	return at;
+}
+
 size_t fmt_visible_char(const unsigned char *p, char out[FMT_VISIBLE_CHAR])
 {
 	size_t n = fmt_utf8_len(p);

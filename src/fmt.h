@@ -38,6 +38,11 @@ const char *fmt_time_rfc3339_digits(const struct timespec *ts, int digits, char 
  * forms, surrogates and code points past U+10FFFF are not valid. */
 size_t fmt_utf8_len(const unsigned char *s);
 
+/* Bytes of s's longest start that fills at most `columns` columns, never a character cut
+ * in two: a UTF-8 sequence takes one column (a wide character two, which this does not
+ * tell: the names shown are made visible, not measured), a byte that starts none one. */
+size_t fmt_utf8_cut(const char *s, size_t columns);
+
 /* s made safe for a terminal, as the screen shows it: a control character as ^X (^? for
  * DEL), a C1 control as \u0080 to \u009f, a byte that is not UTF-8 as \xNN; the rest as
  * it is. A name anyone may give (an interface's, a namespace's, a reverse-DNS name)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "keys.h"
 #include "theme.h"
 
@@ -163,7 +164,7 @@ static void draw_hint(const struct help_line *lines, int top, int total, int pag
 		;
 	attron(theme_attr(THEME_BAR_LINE));
 	mvhline(LINES - 1, 0, ' ', COLS);
-	mvaddnstr(LINES - 1, 0, hint[i], COLS);
+	mvaddnstr(LINES - 1, 0, hint[i], (int)fmt_utf8_cut(hint[i], COLS > 0 ? (size_t)COLS : 0));
 	attroff(theme_attr(THEME_BAR_LINE));
 }
 

@@ -148,8 +148,9 @@ static const char *rate_text(const struct view *v, double bytes_per_s, char *buf
 			  len);
 }
 
-/* A header line, built in pieces, then drawn cut at the terminal's width: curses
- * would wrap the rest onto the lines below, under the table's. */
+/* A header line, built in pieces, then drawn cut at the terminal's width (between
+ * characters: an expression or an AS name may be UTF-8): curses would wrap the rest
+ * onto the lines below, under the table's. */
 struct line {
 	char text[1024];
 	size_t len;
@@ -173,7 +174,7 @@ static void line_add(struct line *l, const char *fmt, ...)
 /* Draws l at line y and empties it for the next. */
 static void line_draw(struct line *l, int y)
 {
-	mvaddnstr(y, 0, l->text, COLS);
+	mvaddnstr(y, 0, l->text, (int)fmt_utf8_cut(l->text, COLS > 0 ? (size_t)COLS : 0));
 	l->len = 0;
 	l->text[0] = '\0';
 }

@@ -71,8 +71,21 @@ static void test_rfc3339(void)
 	ASSERT_STREQ(fmt_time_rfc3339_digits(&ts, 6, buf), "1969-12-31T23:59:59.999999Z");
 }
 
+/* A line cut at a width never halves a character: "↓" is 3 bytes and one column. */
+static void test_utf8_cut(void)
+{
+	ASSERT_EQ(fmt_utf8_cut("ab", 5), 2);
+	ASSERT_EQ(fmt_utf8_cut("abc", 2), 2);
+	ASSERT_EQ(fmt_utf8_cut("a\u2193b", 2), 4);
+	ASSERT_EQ(fmt_utf8_cut("\xe2\x86\x93\xe2\x86\x93", 1), 3);
+	ASSERT_EQ(fmt_utf8_cut("\xff\xfex", 2), 2); /* bytes that start no character */
+	ASSERT_EQ(fmt_utf8_cut("\xe2\x86", 1), 1);  /* a sequence cut short: a byte */
+	ASSERT_EQ(fmt_utf8_cut("abc", 0), 0);
+}
+
 int main(void)
 {
+	RUN_TEST(test_utf8_cut);
 	RUN_TEST(test_ipv4_mapped_prints_dotted);
 	RUN_TEST(test_ipv6_prints_rfc5952);
 	RUN_TEST(test_parse_roundtrip_and_v4mapped_merge);
