@@ -21,18 +21,21 @@
 
 #define TIMEOUT_S	   10	 /* an idle or slow connection is closed after this */
 #define REQUEST_DEADLINE_S 5	 /* a request's headers arrive whole within this */
+#define ANSWER_DEADLINE_S  10	 /* its answer is read within this (Prometheus' scrape_timeout) */
 #define REQUEST_MEMORY	   16384 /* per connection: a request larger than this is refused */
 #define EVICTED_ROOM	   16	 /* connections evicted and not yet closed by the daemon */
 #define EVICT_MAX	   3	 /* incomplete requests evicted to let one new connection in */
 
 /* A connection, from when libmicrohttpd makes it until it closes it: its request must
- * arrive whole within REQUEST_DEADLINE_S (libmicrohttpd's timeout is an idle one, which a
- * header line every few seconds resets for ever). */
+ * arrive whole within REQUEST_DEADLINE_S, and the answer be read within
+ * ANSWER_DEADLINE_S (libmicrohttpd's timeout is an idle one, which a header line, or a
+ * byte of the answer read, every few seconds resets for ever). */
 struct conn {
 	struct conn *prev, *next; /* exporter's conns */
 	struct flow_key client;	  /* exporter_client_of() its address */
 	int fd;			  /* its socket: shut down to evict it (the daemon closes it) */
-	struct timespec since;	  /* CLOCK_MONOTONIC: made, or its last request answered */
+	struct timespec since;	  /* CLOCK_MONOTONIC: made, its last request answered, or
+				   * (whole) its request in */
 	bool whole;		  /* its request's headers are in: it is being answered */
 	bool counted;		  /* in clients */
 };
@@ -153,15 +156,19 @@ static bool wants_openmetrics(struct MHD_Connection *c)
 	return accept && strstr(accept, "application/openmetrics-text");
 }
 
-/* The request's headers are in: its connection is past its deadline's reach. */
+/* The request's headers are in: its deadline is now the answer's. */
 static void request_whole(struct exporter *e, struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *info =
 	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	pthread_mutex_lock(&e->clients_lock);
-	if (info && info->socket_context)
-		((struct conn *)info->socket_context)->whole = true;
+	if (info && info->socket_context) {
+		struct conn *k = info->socket_context;
+
+		k->whole = true;
+		clock_gettime(CLOCK_MONOTONIC, &k->since); /* the answer's deadline runs */
+	}
 	pthread_mutex_unlock(&e->clients_lock);
 }
 
@@ -317,7 +324,9 @@ static double since(const struct conn *k, const struct timespec *now)
 	return (double)(now->tv_sec - k->since.tv_sec) + (now->tv_nsec - k->since.tv_nsec) / 1e9;
 }
 
-/* Evicts the requests past their deadline. Under clients_lock. */
+/* Evicts the requests past their deadline, and the answers read too slowly (a reader
+ * that takes a byte every few seconds holds its connection as long as a slow request
+ * would). Under clients_lock. */
 static void sweep(struct exporter *e)
 {
 	struct timespec now;
@@ -325,7 +334,8 @@ static void sweep(struct exporter *e)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	for (k = e->conns; k; k = k->next)
-		if (k->counted && !k->whole && since(k, &now) >= REQUEST_DEADLINE_S)
+		if (k->counted &&
+		    since(k, &now) >= (k->whole ? ANSWER_DEADLINE_S : REQUEST_DEADLINE_S))
 			evict(e, k);
 }
 

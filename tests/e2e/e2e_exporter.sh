@@ -8,7 +8,7 @@
 # POST refused unread; then a real Prometheus server scrapes it; and the
 # exporter beside -b and beside the screen.
 . "$(dirname "$0")/lib.sh"
-need_root 39
+need_root 43
 for t in curl promtool prometheus tmux jq; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -353,6 +353,54 @@ check "and its sum over ip is the frames flowtop saw ($frames)" \
 	wait_for 10 eval '[ "$(query "sum(flowtop_host_receive_packets_total{job=\"flowtop\"})")" = "$frames" ]'
 stop_bg "$pid" TERM
 check "headless: SIGTERM ends it with 0" [ $? = 0 ]
+
+# slow readers: 4 clients, each with a 536-byte segment (so the answer does not fit in
+# the kernel's buffers at once) and a 2 KB receive buffer, ask for an answer of 3,000
+# hosts' series (~900 KB) and read 8 KB of it every 0.5 s, a minute's reading:
+# libmicrohttpd's idle timeout alone kept them as long as they read (the build before held
+# them the readers' 30 s); the answer's deadline, 10 s, closes them
+churn=$TESTBIN/../bench/churn_send SPORT=9564
+ip netns exec "$b" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$SPORT" --metrics-top 5000 -N -d 0.2 \
+	</dev/null >/dev/null 2>"$E2E_TMP/slow.err" &
+spid=$!
+E2E_PIDS+=($spid)
+wait_for 5 eval '[ "$(code http://127.0.0.1:$SPORT/metrics)" = 200 ]'
+ip netns exec "$a" "$churn" "$va" 0 3000 1 >/dev/null 2>&1
+hosts_in() { get "http://127.0.0.1:$SPORT/metrics" | grep -c "^flowtop_host_receive_packets_total"; }
+check "an exporter of 3,000 hosts' series" wait_for 10 eval '[ "$(hosts_in)" -ge 3000 ]'
+big=$(get "http://127.0.0.1:$SPORT/metrics" | wc -c)
+established() { ip netns exec "$b" ss -Htn state established "( sport = :$SPORT )" | wc -l; }
+t0=$(date +%s%N)
+ip netns exec "$b" python3 -c '
+import socket, sys, time
+held = []
+for i in range(4):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    s.connect(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    held.append(s)
+end = time.time() + 30
+while time.time() < end:
+    for s in held:
+        try:
+            s.recv(8192, socket.MSG_DONTWAIT)
+        except OSError:
+            pass
+    time.sleep(0.5)' "$SPORT" >/dev/null 2>&1 &
+reader=$!
+E2E_PIDS+=("$reader")
+check "4 slow readers of the $big-byte answer hold their connections" \
+	wait_for 5 eval '[ "$(established)" = 4 ]'
+wait_for 25 eval '[ "$(established)" = 0 ]'
+held_ms=$((($(date +%s%N) - t0) / 1000000))
+check "the answer's deadline closes them: after 10 s, not at the request's 5 ($held_ms ms)" \
+	eval '[ "$held_ms" -ge 9000 ] && [ "$held_ms" -le 16000 ]'
+check "meanwhile and after, scrapes are answered" eval '[ "$(code http://127.0.0.1:$SPORT/metrics)" = 200 ]'
+kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+stop_bg "$spid" TERM
 
 # beside -b: both
 ip netns exec "$b" "$FLOWTOP" -i "$vb" --listen "127.0.0.1:$PORT" -b -n 3 -d 0.2 \
