@@ -41,6 +41,7 @@ replay() { ip netns exec "$a" tcpreplay -q -i "$va" "$E2E_TMP/$1.pcap" >/dev/nul
 
 S=flowtop
 screen() { tm capture-pane -p -t "$S"; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 keys() { tm send-keys -t "$S" "$@"; } # read in order; checks wait for their effect
 shows() { screen | grep -q -- "$1"; }
 rows() { screen | awk '/^ADDRESS/ { on = 1; next } on && /^[0-9a-z]/ { print $1 }'; }

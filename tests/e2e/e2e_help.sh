@@ -33,6 +33,7 @@ S=flowtop
 tm new-session -d -s "$S" -x 120 -y 35 \
 	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 $FLOWTOP -N -r $capture --speed 0; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t "$S"; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 keys() { tm send-keys -t "$S" "$@"; }
 shows() { screen | grep -q -- "$1"; }
 wait_shows() { wait_for 5 shows "$1"; }

@@ -61,6 +61,7 @@ check "one row per address: no address twice" \
 # the picker marking several and offering any, a dump naming the interfaces
 tmux_server multi
 screen() { tm capture-pane -p -t m; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 shows() { screen | grep -q -- "$1"; }
 tm new-session -d -s m -x 150 -y 30 \
 	"ip netns exec $r $FLOWTOP -i $ra,$rb -N -d 0.2; echo \$? >$E2E_TMP/screen.rc"

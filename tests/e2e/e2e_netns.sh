@@ -90,6 +90,7 @@ check "an interface of another namespace is unknown inside it: exit 2" \
 tmux_server netns
 tm new-session -d -s s -x 120 -y 30 "$FLOWTOP --netns $x -i $x1 -N -d 0.3; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t s; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 check "screen: the header names interface and namespace" \
 	wait_for 5 eval 'screen | grep -q "flowtop  $x1 (up) in netns $x"'
 tm send-keys -t s i

@@ -167,6 +167,7 @@ check "SIGTERM in a read of many samples: status 0, long before the file's end" 
 # the screen replays a capture (tmux): at its pace, paused, stepped, as fast as it goes
 tmux_server read
 screen() { tm capture-pane -p -t r; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 header() { screen | head -n 1; }
 tm new-session -d -s r -x 140 -y 30 "$FLOWTOP -r $clock -N -d 1; echo \$? >$E2E_TMP/tui.rc"
 check "screen: the capture's clock in the header, at its pace" \

@@ -33,6 +33,7 @@ done
 E2E_TMUX_UTF8=1
 S=flowtop
 screen() { tm capture-pane -p -t "$S"; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 screen_e() { tm capture-pane -e -p -t "$S"; }
 # keys and clicks are read in order; each check waits for its effect on the screen
 keys() { tm send-keys -t "$S" "$@"; }

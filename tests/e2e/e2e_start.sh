@@ -21,6 +21,7 @@ ip -n "$b" neigh add 10.79.0.1 lladdr "$(mac "$a" "$va")" dev "$vb" nud permanen
 
 S=start
 screen() { tm capture-pane -p -t "$S"; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 shows() { screen | grep -q -- "$1"; }
 tmux_server start
 tm new-session -d -s "$S" -x 120 -y 30 \

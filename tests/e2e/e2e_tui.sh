@@ -37,6 +37,7 @@ sanitized "$FLOWTOP" && fault="$fault ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS
 tm new-session -d -s "$S" -x 120 -y 30 \
 	"ip netns exec $b env $fault $FLOWTOP -i $v1b -N -d 0.5 -o $E2E_TMP/exit.json; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t "$S"; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 rows() { screen | sed -n '5,28p' | grep -v '^ *$'; }
 # keys are read in order; each check after them waits for its effect on the screen
 keys() { tm send-keys -t "$S" "$@"; }

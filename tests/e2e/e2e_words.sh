@@ -26,6 +26,7 @@ S=flowtop
 tm new-session -d -s "$S" -x 120 -y 30 \
 	"ip netns exec $b $FLOWTOP -i $vb -N -d 0.2; echo \$? >$E2E_TMP/rc"
 screen() { tm capture-pane -p -t "$S"; }
+E2E_ON_FAIL=screen # a failed check shows the screen it saw
 # keys are read in order; each check after them waits for its effect on the screen
 keys() { tm send-keys -t "$S" "$@"; }
 shows() { screen | grep -q -- "$1"; }

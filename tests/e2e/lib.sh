@@ -39,10 +39,17 @@ pass() { echo "ok   $E2E_NAME: $*"; E2E_PASSED=$((E2E_PASSED + 1)); }
 fail() { echo "FAIL $E2E_NAME: $*"; E2E_FAILED=$((E2E_FAILED + 1)); }
 # check NAME COMMAND...: pass when the command succeeds; the status is the command's,
 # so that `check ... || diagnose` can say more on a failure
+# E2E_ON_FAIL: a command run after a failed check, to show what it saw (the screen)
 check() {
 	local name=$1
 	shift
-	if "$@"; then pass "$name"; else fail "$name"; return 1; fi
+	if "$@"; then
+		pass "$name"
+	else
+		fail "$name"
+		[ -z "${E2E_ON_FAIL:-}" ] || $E2E_ON_FAIL 2>&1 | sed 's/^/  | /'
+		return 1
+	fi
 }
 # jqt ARGS...: jq -e, quiet: true when the filter's last output is true
 jqt() { jq -e "$@" >/dev/null; }
