@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* batch.c: the batch mode on the shared event loop (loop.h): a signal or a vanished
- * interface is handled between samples, never inside one. */
+/* batch.c: the batch output, a sink of the run (run.h): the rows of each sample, printed
+ * in one write; SIGUSR1's snapshot; -o at the end; and how the run ended, said. */
 #include "batch.h"
 
 #include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +11,8 @@
 
 #include "fmt.h"
 #include "loop.h"
-#include "pcapfile.h"
-#include "replay.h"
 #include "report.h"
+#include "run.h"
 #include "snapshot.h"
 
 struct batch {
@@ -29,14 +26,13 @@ struct batch {
 	struct groups *groups; /* the rows' groups (opts->group), or NULL: hosts */
 	bool final;	       /* the run's last sample is next: its groups wait for the
 				* look-ups made aside (GROUPS_FINAL_WAIT_MS at most) */
+	bool file;	       /* the samples are a capture file's (-r) */
+	struct report r;       /* the last sample's */
+	long done;	       /* samples printed */
+	bool gone;	       /* every watched interface disappeared */
 };
 
 #define GROUPS_FINAL_WAIT_MS 2000
-
-static double seconds_between(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
 
 static int select_rows(struct batch *b, struct report *r, size_t limit)
 {
@@ -68,9 +64,10 @@ static int select_rows(struct batch *b, struct report *r, size_t limit)
 
 /* The groups the rows are (opts->group), when they are groups. 0 or -ENOMEM. */
 static int batch_init(struct batch *b, struct capture *c, const struct cli_opts *opts,
-		      struct geo *geo)
+		      struct geo *geo, bool file)
 {
-	*b = (struct batch){ .cap = c, .opts = opts, .geo = geo };
+	*b = (struct batch){ .cap = c, .opts = opts, .geo = geo, .file = file };
+	b->r.time_digits = file ? 6 : 0; /* a capture's stamps are to the microsecond */
 	if (opts->group.by == GROUP_HOST)
 		return 0;
 	b->groups = groups_new(hosttab_capacity(capture_hosts(c)), geo);
@@ -79,15 +76,9 @@ static int batch_init(struct batch *b, struct capture *c, const struct cli_opts 
 	return b->groups ? 0 : -ENOMEM;
 }
 
-/* Samples the counters over the last interval seconds, the sample's time `when`, and
- * fills the report with the busiest rows. */
-static int sample_at(struct batch *b, struct report *r, double interval,
-		     const struct timespec *when)
+/* The sample just taken into the report, its time `when`, with the busiest rows. */
+static int fill_report(struct batch *b, struct report *r, const struct timespec *when)
 {
-	int err = capture_sample(b->cap, interval);
-
-	if (err)
-		return err;
 	r->time = *when;
 	r->iface = capture_name(b->cap);
 	r->links = capture_links(b->cap, &r->nlinks);
@@ -95,20 +86,12 @@ static int sample_at(struct batch *b, struct report *r, double interval,
 	r->netns = b->opts->netns;
 	r->expr = b->opts->expr[0] ? b->opts->expr : NULL;
 	r->totals = capture_totals(b->cap);
+	if (b->file) { /* the path, and no interfaces */
+		r->file = r->iface;
+		r->links = NULL;
+		r->nlinks = 0;
+	}
 	return select_rows(b, r, b->opts->limit);
-}
-
-/* A live sample: the interval since the previous one, now. */
-static int take_sample(struct batch *b, struct report *r)
-{
-	struct timespec now, wall;
-	double interval;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	interval = seconds_between(&b->last, &now);
-	b->last = now;
-	clock_gettime(CLOCK_REALTIME, &wall);
-	return sample_at(b, r, interval, &wall);
 }
 
 /* A snapshot holds every host (that passes -f), busiest first. */
@@ -151,196 +134,139 @@ static void print_sample(struct batch *b, const struct report *r)
 
 /* SIGUSR1: the last sample (one is taken if there is none yet) to the -o file, or to
  * flowtop-IFACE-DATE-TIME.txt; flowtop goes on. */
-static void usr1_snapshot(struct batch *b, struct report *r)
+static void batch_dump(void *arg, struct run *run)
 {
+	struct batch *b = arg;
 	char path[512], msg[768];
 
-	if (!r->totals && take_sample(b, r))
+	if (!b->r.totals)
+		run_sample_now(run);
+	if (!b->r.totals)
 		return;
 	if (b->opts->snapshot)
 		snprintf(path, sizeof(path), "%s", b->opts->snapshot);
 	else
-		snapshot_default_name(r->iface, path, sizeof(path));
-	if (write_snapshot(b, r, path, msg, sizeof(msg)))
+		snapshot_default_name(b->r.iface, path, sizeof(path));
+	if (write_snapshot(b, &b->r, path, msg, sizeof(msg)))
 		fmt_complain(msg);
 }
 
-/* The interfaces after a socket error or at a sample: what changed is said (down,
- * back up, gone, new under any); false when every listed one is gone (the run ends). */
-static bool link_ok(struct capture *c)
+/* A sample: its rows printed; the run stops after -n of them, or when stdout's reader
+ * went away. */
+static void batch_sampled(void *arg, struct run *run, const struct run_sample *s)
 {
-	char msg[512];
+	struct batch *b = arg;
+	int err = s->err;
 
-	if (capture_link_event(c, msg, sizeof(msg)) == -ENODEV)
-		return false; /* said after the last sample, as the last line */
-	if (msg[0])
-		fmt_complain(msg);
-	return true;
-}
-
-/* -o on the way out, from the last sample: a failure is said, and fails a run that
- * had not failed otherwise. */
-static enum outcome exit_snapshot(struct batch *b, struct report *r, enum outcome status)
-{
-	char msg[512];
-
-	if (!b->opts->snapshot || !r->totals ||
-	    !write_snapshot(b, r, b->opts->snapshot, msg, sizeof(msg)))
-		return status;
-	outcome_say(b->opts->json, "%s", msg);
-	return status == OUTCOME_OK ? OUTCOME_FAILED : status;
-}
-
-enum outcome batch_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
-		       struct geo *geo)
-{
-	struct batch b;
-	enum outcome status = OUTCOME_OK;
-	bool stop = false;
-	struct report r = {};
-	struct loop *l;
-	long done = 0;
-	int ev, signo, err;
-
-	if (batch_init(&b, c, opts, geo)) {
-		outcome_say(opts->json, "out of memory");
-		return OUTCOME_FAILED;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &b.last);
-	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS, capture_wake_fd(c));
-	if (!l) {
-		groups_free(b.groups);
-		outcome_say(opts->json, "cannot set up the sampling loop: %s", strerror(errno));
-		return OUTCOME_FAILED;
-	}
-	while (!stop) {
-		ev = loop_wait(l, capture_fd(c), NULL, NULL, 0, -1, &signo);
-		if (ev < 0) {
-			outcome_say(opts->json, "cannot wait for events: %s", strerror(-ev));
-			status = OUTCOME_FAILED;
-			break;
-		}
-		if (ev & LOOP_DRAIN)
-			capture_drain(c);
-		if (ev & LOOP_SIGNAL && signo == SIGUSR1)
-			usr1_snapshot(&b, &r);
-		else if (ev & LOOP_SIGNAL)
-			stop = true; /* one last sample below */
-		/* POLLERR says "down" at once; the sample re-checks, because a deletion
-		 * reports ENETDOWN while the device still exists, and nothing after it */
-		if (ev & (LOOP_LINK | LOOP_SAMPLE) && !link_ok(c)) {
-			status = OUTCOME_IFACE_GONE;
-			stop = true;
-		}
-		if (!stop && !(ev & LOOP_SAMPLE))
-			continue;
-		b.final = stop || (opts->iterations && done + 1 >= opts->iterations);
-		err = take_sample(&b, &r);
-		if (err) {
-			outcome_say(opts->json, "cannot read the counters: %s", strerror(-err));
-			status = OUTCOME_FAILED;
-			break;
-		}
-		if (exp && exporter_sample(exp, c, opts->netns))
-			outcome_say(opts->json, "cannot render the metrics: out of memory");
-		if (!opts->headless)
-			print_sample(&b, &r);
-		if (b.out_closed || (opts->iterations && ++done >= opts->iterations))
-			stop = true;
-	}
-	if (status == OUTCOME_IFACE_GONE)
-		outcome_say(opts->json,
-			    "%s %s disappeared (removed, renamed or moved to another namespace)",
-			    capture_several(c) ? "interfaces" : "interface", capture_name(c));
-	status = exit_snapshot(&b, &r, status);
-	loop_free(l);
-	free(b.rows);
-	groups_free(b.groups);
-	return status;
-}
-
-/* ---- a capture file ---- */
-
-#define FEED_FRAMES 4096 /* frames between two drains: far fewer than a ring holds */
-
-/* One sample of the file's clock: the interval [at - interval, at), printed. */
-static int file_sample(struct batch *b, struct report *r, int64_t interval, int64_t at)
-{
-	struct timespec when = { .tv_sec = (time_t)(at / REPLAY_NSEC),
-				 .tv_nsec = (long)(at % REPLAY_NSEC) };
-	int err = sample_at(b, r, (double)interval / REPLAY_NSEC, &when);
-
-	r->file = r->iface; /* the path, and no interfaces */
-	r->links = NULL;
-	r->nlinks = 0;
-	if (err)
+	b->final = !s->for_dump &&
+		   (s->last || (b->opts->iterations && b->done + 1 >= b->opts->iterations));
+	if (!err)
+		err = fill_report(b, &b->r, &s->when);
+	if (err) {
 		outcome_say(b->opts->json, "cannot read the counters: %s", strerror(-err));
-	else if (!b->opts->headless)
-		print_sample(b, r);
+		run_fail(run, OUTCOME_FAILED);
+		run_stop(run);
+		return;
+	}
+	if (s->for_dump)
+		return;
+	if (!b->opts->headless)
+		print_sample(b, &b->r);
+	if (b->out_closed || (b->opts->iterations && ++b->done >= b->opts->iterations))
+		run_stop(run);
+}
+
+/* The interfaces after a socket error or at a sample: what changed is said (down, back
+ * up, new under any); when every listed one is gone the run ends, said after the last
+ * sample, as the last line. */
+static void batch_link(void *arg, struct run *run, int err, const char *msg)
+{
+	struct batch *b = arg;
+
+	if (err == -ENODEV) {
+		b->gone = true;
+		run_fail(run, OUTCOME_IFACE_GONE);
+		run_stop(run);
+	} else if (msg[0]) {
+		fmt_complain(msg);
+	}
+}
+
+static void batch_file_end(void *arg, struct run *run, int status, const char *why,
+			   unsigned long long frames)
+{
+	struct batch *b = arg;
+
+	(void)frames;
+	if (status) {
+		outcome_say(b->opts->json, "%s", why);
+		run_fail(run, outcome_of_replay(status));
+	}
+	run_stop(run);
+}
+
+static void batch_close(void *arg, struct run *run)
+{
+	struct batch *b = arg;
+
+	(void)run;
+	if (b->gone)
+		outcome_say(b->opts->json,
+			    "%s %s disappeared (removed, renamed or moved to another namespace)",
+			    capture_several(b->cap) ? "interfaces" : "interface",
+			    capture_name(b->cap));
+}
+
+/* -o on the way out, from the last sample: a failure is said (and fails the run). */
+static int batch_snapshot(void *arg, const char *path)
+{
+	struct batch *b = arg;
+	char msg[512];
+	int err;
+
+	if (!b->r.totals)
+		return 0;
+	err = write_snapshot(b, &b->r, path, msg, sizeof(msg));
+	if (err)
+		outcome_say(b->opts->json, "%s", msg);
 	return err;
 }
 
-/* SIGINT, SIGTERM or SIGHUP arrived (they are blocked: read here, between frames). */
-static bool told_to_stop(void)
+static void batch_say(void *arg, const char *msg)
 {
-	struct timespec zero = { 0, 0 };
-	sigset_t mask;
+	struct batch *b = arg;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	return sigtimedwait(&mask, NULL, &zero) > 0;
+	outcome_say(b->opts->json, "%s", msg);
 }
 
-#define WHOLE_CAPTURE_NS 1000000000000000000LL /* 31 years */
+static const struct run_sink_ops batch_sink = {
+	.sampled = batch_sampled,
+	.link = batch_link,
+	.dump = batch_dump,
+	.file_end = batch_file_end,
+	.close = batch_close,
+	.snapshot = batch_snapshot,
+	.say = batch_say,
+};
 
-enum outcome batch_read(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
-			struct geo *geo)
+enum outcome batch_run(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
+		       struct exporter *exp, struct geo *geo)
 {
-	/* -d 0: the whole capture as one sample (an interval past any capture's span) */
-	struct replay *rp =
-	    replay_new(pf, opts->delay > 0 ? llround(opts->delay * 1e9) : WHOLE_CAPTURE_NS, true);
+	struct run_config cfg = { .delay = opts->delay,
+				  .speed = 0, /* a capture file as fast as it goes */
+				  .snapshot = opts->snapshot,
+				  .netns = opts->netns,
+				  .last_sample = true };
 	struct batch b;
-	struct report r = { .time_digits = 6 };
-	enum outcome status = OUTCOME_OK;
-	enum replay_event ev = REPLAY_IDLE;
-	int64_t interval, at;
-	long done = 0;
+	enum outcome status;
 
-	if (!rp || batch_init(&b, c, opts, geo)) {
+	/* before the look-ups' thread starts: it inherits the mask */
+	loop_block_signals();
+	if (batch_init(&b, c, opts, geo, pf != NULL)) {
 		outcome_say(opts->json, "out of memory");
-		replay_free(rp);
 		return OUTCOME_FAILED;
 	}
-	loop_block_signals();
-	while (ev != REPLAY_END) {
-		bool stop;
-
-		ev = replay_run(rp, c, INT64_MAX, FEED_FRAMES, &interval, &at);
-		if (ev == REPLAY_END)
-			break;
-		stop = told_to_stop(); /* after every run: samples may come without end */
-		if (ev == REPLAY_IDLE) {
-			capture_drain(c);
-			if (!stop)
-				continue;
-			replay_current(rp, &interval, &at); /* the last sample, as at the end */
-		}
-		if (file_sample(&b, &r, interval, at)) {
-			status = OUTCOME_FAILED;
-			break;
-		}
-		if (stop || b.out_closed || (opts->iterations && ++done >= opts->iterations))
-			break;
-	}
-	if (replay_status(rp)) {
-		outcome_say(opts->json, "%s", replay_error(rp));
-		if (status == OUTCOME_OK)
-			status = outcome_of_replay(replay_status(rp));
-	}
-	status = exit_snapshot(&b, &r, status);
-	replay_free(rp);
+	status = run(c, pf, exp, &cfg, &batch_sink, &b);
 	free(b.rows);
 	groups_free(b.groups);
 	return status;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* capture.h: the counting engine the batch loop and the screen drive: one loaded
- * program, attached to the watched interfaces (one, a list, or all), sampled on demand. */
+/* capture.h: the counting engine the run (run.h) drives: one loaded program, attached to
+ * the watched interfaces (one, a list, or all), sampled on demand. */
 #ifndef FLOWTOP_CAPTURE_H
 #define FLOWTOP_CAPTURE_H
 

@@ -188,8 +188,12 @@ int64_t replay_begin(struct replay *r)
 
 void replay_current(const struct replay *r, int64_t *interval, int64_t *at)
 {
-	*interval = r->started ? r->t - (r->next_sample - r->delay) : 0;
-	*at = r->t;
+	int64_t opened = r->next_sample - r->delay;
+
+	/* just after a sample closed, the clock is at the last frame fed, before the
+	 * boundary: the sample in progress is then empty, not of a negative span */
+	*at = r->started && r->t < opened ? opened : r->t;
+	*interval = r->started ? *at - opened : 0;
 }
 
 int64_t replay_clock(const struct replay *r)

@@ -46,8 +46,8 @@ enum replay_event replay_run(struct replay *r, struct capture *c, int64_t to, un
 /* Reads the first frame ahead: its time (the clock's start), or 0 for an empty file. */
 int64_t replay_begin(struct replay *r);
 
-/* The sample in progress as it stands: since it opened up to the clock (to close it
- * early, on a signal). */
+/* The sample in progress as it stands: since it opened up to the clock, or of 0 s when
+ * the clock is still before its opening (to close it early, on a signal). */
 void replay_current(const struct replay *r, int64_t *interval, int64_t *at);
 
 /* The capture's clock: the first frame's time before any is fed (0 before one is read),

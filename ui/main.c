@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* main.c: the program, on top of both loops: parse the command line, check what is
- * needed, load, attach, then hand over to the batch loop or the screen. The only file
- * that decides the exit status. */
+/* main.c: the program, on top of the run and its sinks: parse the command line, check
+ * what is needed, load, attach, then hand over to the batch output or the screen. The
+ * only file that decides the exit status. */
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -143,7 +143,7 @@ static int read_file(const struct cli_opts *opts)
 	if (ret)
 		ret = fail(opts, usage ? OUTCOME_USAGE : outcome_of_error(ret), err);
 	else if (opts->batch)
-		ret = (int)batch_read(cap, pf, opts, geo = open_geo_said(opts));
+		ret = (int)batch_run(cap, pf, opts, NULL, geo = open_geo_said(opts));
 	else
 		ret = ui_run(cap, opts, NULL, pf, geo = open_geo(opts, why, sizeof(why)), why);
 	capture_free(cap);
@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (opts.batch)
-		ret = (int)batch_run(cap, &opts, exp, geo);
+		ret = (int)batch_run(cap, NULL, &opts, exp, geo);
 	else
 		ret = ui_run(cap, &opts, exp, NULL, geo, why);
 	exporter_stop(exp);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* ui.c: the screen on the shared event loop (loop.h), with the keyboard and the DNS
- * worker as its own fds: sampling (live, or a capture file's playback), drawing,
- * prompts, dumps and interface switches; keys and the mouse go to actions.c, the
- * picker's to picker.c, the help's to help.c, and what they return is done here. */
+/* ui.c: the screen, a sink of the run (run.h), with the keyboard and the DNS worker as
+ * its own fds: its samples (live, or a capture file's playback), drawing, prompts,
+ * dumps and interface switches; keys and the mouse go to actions.c, the picker's to
+ * picker.c, the help's to help.c, and what they return is done here. */
 #include "ui.h"
 
 #include <curses.h>
@@ -26,6 +26,7 @@
 #include "help.h"
 #include "keys.h"
 #include "loop.h"
+#include "run.h"
 #include "outcome.h"
 #include "picker.h"
 #include "playback.h"
@@ -102,21 +103,17 @@ static void graph_push_totals(struct ui *u)
 		   (double)t->delta.out_bytes / dt);
 }
 
-/* Closes a sample of interval seconds (the wall clock's, or a capture's). */
-static void sample(struct ui *u, double interval)
+/* A sample was taken (the wall clock's, or a capture's): the screen follows it. */
+static void ui_sampled(void *arg, struct run *run, const struct run_sample *smp)
 {
-	int err;
+	struct ui *u = arg;
 
-	err = capture_sample(u->cap, interval);
-	u->last_sample = ui_now();
-	if (err) { /* said, and the exit status will say the counts are incomplete */
-		ui_status(u, "cannot read the counters: %s", strerror(-err));
-		u->status_code = OUTCOME_FAILED;
+	if (smp->err) { /* said, and the exit status will say the counts are incomplete */
+		ui_status(u, "cannot read the counters: %s", strerror(-smp->err));
+		run_fail(run, OUTCOME_FAILED);
 		return;
 	}
 	u->cost = capture_cost(u->cap);
-	if (u->exp && exporter_sample(u->exp, u->cap, u->opts->netns))
-		ui_status(u, "cannot render the metrics: out of memory");
 	graph_push_totals(u);
 	if (!u->main.paused)
 		ui_follow_links(u);
@@ -207,7 +204,8 @@ static void started_over(struct ui *u)
 	u->iface_lost = false;
 	view_home(ui_view(u));
 	graph_clear(&u->graph);
-	u->attached_at = u->last_sample = ui_now();
+	u->attached_at = ui_now();
+	run_started_over(u->run);
 	capture_cost(u->cap);
 	ui_follow_links(u);
 	ui_rebuild(u);
@@ -295,27 +293,20 @@ static void prompt_key(struct ui *u, int ch)
 	}
 }
 
-/* A turn of a capture file's playback: its samples taken, its end said for good (an
- * error as the run's). Returns whether the loop should not wait. */
-static bool play(struct ui *u)
+/* A capture file ended, for good: its end said (an error as the run's); q quits. */
+static void ui_file_end(void *arg, struct run *run, int status, const char *why,
+			unsigned long long frames)
 {
-	enum playback_event ev;
-	double interval;
+	struct ui *u = arg;
 
-	playback_turn(u->play, ui_now());
-	while ((ev = playback_next(u->play, u->cap, &interval)) == PLAYBACK_SAMPLE)
-		sample(u, interval);
-	if (ev == PLAYBACK_END) {
-		if (playback_status(u->play)) {
-			ui_status(u, "%s", playback_error(u->play));
-			u->status_code = outcome_of_replay(playback_status(u->play));
-		} else {
-			ui_status(u, "end of capture: %llu %s; q quits", playback_frames(u->play),
-				  fmt_noun(playback_frames(u->play), "frame", "frames"));
-		}
-		u->status_until = INFINITY;
+	if (status) {
+		ui_status(u, "%s", why);
+		run_fail(run, outcome_of_replay(status));
+	} else {
+		ui_status(u, "end of capture: %llu %s; q quits", frames,
+			  fmt_noun(frames, "frame", "frames"));
 	}
-	return playback_busy(u->play);
+	u->status_until = INFINITY;
 }
 
 /* What a key or a click left to do (enum ui_reaction). */
@@ -333,7 +324,7 @@ static void react(struct ui *u, unsigned what)
 		playback_pause(u->play);
 	if (what & REACT_PLAY_STEP) {
 		playback_step(u->play);
-		play(u);
+		run_play(u->run);
 	}
 	if (what & (REACT_PLAY_FASTER | REACT_PLAY_SLOWER)) {
 		double speed = playback_speed(u->play, what & REACT_PLAY_FASTER);
@@ -392,11 +383,12 @@ static void handle_key(struct ui *u, int ch)
 	}
 }
 
-static void link_check(struct ui *u)
+/* The interfaces changed: said; when every watched one is gone, the picker opens. */
+static void ui_link(void *arg, struct run *run, int err, const char *msg)
 {
-	char msg[256];
-	int err = capture_link_event(u->cap, msg, sizeof(msg));
+	struct ui *u = arg;
 
+	(void)run;
 	if (err == -ENODEV && !u->iface_lost) {
 		u->iface_lost = true;
 		ui_status(u, "%s %s disappeared: pick another (i)",
@@ -409,11 +401,13 @@ static void link_check(struct ui *u)
 }
 
 /* SIGUSR1: a snapshot of the rows, and the screen goes on. */
-static void usr1_dump(struct ui *u)
+static void ui_dump(void *arg, struct run *run)
 {
+	struct ui *u = arg;
 	char path[LINEEDIT_MAX + 1], err[512], of[32];
 	size_t written;
 
+	(void)run;
 	ui_default_dump_name(u, path, sizeof(path));
 	if (dump(u, path, &written, err, sizeof(err)))
 		ui_status(u, "%s", err);
@@ -422,16 +416,113 @@ static void usr1_dump(struct ui *u)
 			  of_rows(u, written, of, sizeof(of)), rows_noun(u, written), path);
 }
 
+static void ui_fds(void *arg, int *fds, int *timeout_ms)
+{
+	struct ui *u = arg;
+
+	fds[0] = STDIN_FILENO;
+	fds[1] = u->dns ? u->dns_fd : -1;
+	*timeout_ms = 1000; /* the header's clock */
+}
+
+static void ui_start(void *arg, struct run *run)
+{
+	struct ui *u = arg;
+
+	u->run = run;
+	u->play = run_playback(run);
+	ui_follow_links(u);
+	ui_build_groups(u); /* a capture file's groups look nothing up aside: after play */
+	if (u->geo_said && u->geo_said[0])
+		ui_status(u, "%s", u->geo_said);
+	screen_init(u->opts->color, u->mouse);
+	u->screen_on = true;
+	ui_rebuild(u);
+	draw(u);
+}
+
+/* The end of a turn: the terminal, the names, the keys, and the screen drawn. */
+static void ui_turn(void *arg, struct run *run, const short *revents, int events)
+{
+	struct ui *u = arg;
+	bool keys = false;
+	int ch;
+
+	if (revents[0] & (POLLHUP | POLLERR))
+		u->quit = true; /* the terminal went away */
+	if (u->dns && revents[1] & POLLIN) {
+		dns_drain(u->dns);
+		if (!ui_view(u)->paused)
+			ui_rebuild(u);
+	}
+	while ((ch = getch()) != ERR) { /* KEY_RESIZE comes this way too */
+		handle_key(u, ch);
+		keys = true;
+	}
+	if (u->quit)
+		run_stop(run);
+	/* a drain alone changes nothing on the screen */
+	if (keys || events & ~LOOP_DRAIN || revents[1] || events == 0 || u->play)
+		draw(u);
+}
+
+static void ui_close(void *arg, struct run *run)
+{
+	struct ui *u = arg;
+
+	(void)run;
+	if (u->screen_on)
+		screen_end();
+	u->screen_on = false;
+}
+
+/* -o on exit; a failure said on stderr, the screen closed. */
+static int ui_snapshot(void *arg, const char *path)
+{
+	struct ui *u = arg;
+	char err[512];
+	int ret = exit_snapshot(u, path, err, sizeof(err));
+
+	if (ret)
+		fmt_complain(err);
+	return ret;
+}
+
+/* On the status line while the screen is on, else on stderr. */
+static void ui_say(void *arg, const char *msg)
+{
+	struct ui *u = arg;
+
+	if (u->screen_on)
+		ui_status(u, "%s", msg);
+	else
+		fmt_complain(msg);
+}
+
+static const struct run_sink_ops ui_sink = {
+	.start = ui_start,
+	.fds = ui_fds,
+	.sampled = ui_sampled,
+	.link = ui_link,
+	.dump = ui_dump,
+	.file_end = ui_file_end,
+	.turn = ui_turn,
+	.close = ui_close,
+	.snapshot = ui_snapshot,
+	.say = ui_say,
+};
+
 int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	   struct pcapfile *pf, struct geo *geo, const char *geo_said)
 {
 	struct ui u = {
 		.cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .geo = geo, .group = opts->group
 	};
-	bool busy = false;
-	struct loop *l;
-	char err[512];
-	int ch, loop_err = 0;
+	struct run_config cfg = { .delay = opts->delay,
+				  .speed = opts->speed,
+				  .snapshot = opts->snapshot,
+				  .netns = opts->netns };
+	enum outcome status;
 
 	view_init(&u.main);
 	u.main.bits = true;
@@ -444,86 +535,20 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	u.group_view.bits = true;
 	u.group_view.filter = opts->filter;
 	u.group_view.sort = u.main.sort;
-	/* the loop blocks the signals before the resolver thread starts, which inherits the
-	 * mask: a signal then always reaches the signalfd, never a thread */
-	l = loop_new(opts->delay, CAPTURE_DRAIN_SECONDS, capture_wake_fd(c));
-	if (!l) {
-		fprintf(stderr, "flowtop: cannot set up the screen loop: %s\n", strerror(errno));
-		return 1;
-	}
+	/* the signals are blocked before the resolver thread starts, which inherits the
+	 * mask: a signal then always reaches the run's signalfd, never a thread */
+	loop_block_signals();
 	if (u.main.names)
 		u.dns = dns_new(&u.dns_fd);
 	capture_cost(c); /* statistics were switched on by main, if they could be */
-	u.attached_at = u.last_sample = ui_now();
-	ui_follow_links(&u);
-	if (pf && !(u.play = playback_new(pf, opts->delay, opts->speed, ui_now()))) {
-		fprintf(stderr, "flowtop: out of memory\n");
-		loop_free(l);
-		dns_free(u.dns);
-		view_free(&u.main);
-		return 1;
-	}
+	u.attached_at = ui_now();
 	u.mouse = !opts->no_mouse;
-	ui_build_groups(&u);
-	if (geo_said && geo_said[0])
-		ui_status(&u, "%s", geo_said);
-	screen_init(opts->color, u.mouse);
-	ui_rebuild(&u);
-	draw(&u);
-	while (!u.quit) {
-		int fds[2] = { STDIN_FILENO, u.dns ? u.dns_fd : -1 }, signo = 0;
-		short rev[2] = { 0, 0 };
-		int ev = loop_wait(l, capture_fd(c), fds, rev, 2, busy ? 0 : 1000, &signo);
-		bool keys = false;
-
-		if (ev < 0) {
-			loop_err = ev;
-			break;
-		}
-		if (ev & LOOP_DRAIN && !u.play)
-			capture_drain(c);
-		if (u.play)
-			busy = play(&u);
-		if (ev & LOOP_SIGNAL && signo == SIGUSR1)
-			usr1_dump(&u);
-		else if (ev & LOOP_SIGNAL)
-			u.quit = true;
-		if (rev[0] & (POLLHUP | POLLERR))
-			u.quit = true; /* the terminal went away */
-		if (ev & LOOP_SAMPLE && !u.play) {
-			link_check(&u);
-			sample(&u, ui_now() - u.last_sample);
-		}
-		if (ev & LOOP_LINK && !u.play)
-			link_check(&u);
-		if (u.dns && rev[1] & POLLIN) {
-			dns_drain(u.dns);
-			if (!ui_view(&u)->paused)
-				ui_rebuild(&u);
-		}
-		while ((ch = getch()) != ERR) { /* KEY_RESIZE comes this way too */
-			handle_key(&u, ch);
-			keys = true;
-		}
-		/* a drain alone changes nothing on the screen */
-		if (keys || ev & ~LOOP_DRAIN || rev[1] || ev == 0 || u.play)
-			draw(&u);
-	}
-	screen_end();
-	if (loop_err) {
-		fprintf(stderr, "flowtop: waiting for events failed: %s\n", strerror(-loop_err));
-		u.status_code = OUTCOME_FAILED;
-	}
-	if (opts->snapshot && exit_snapshot(&u, opts->snapshot, err, sizeof(err))) {
-		fmt_complain(err);
-		u.status_code = OUTCOME_FAILED;
-	}
-	loop_free(l);
+	u.geo_said = geo_said;
+	status = run(c, pf, exp, &cfg, &ui_sink, &u);
 	dns_free(u.dns);
 	ui_close_conversations(&u);
 	view_free(&u.main);
 	view_free(&u.group_view);
 	groups_free(u.groups);
-	playback_free(u.play);
-	return u.status_code;
+	return (int)status;
 }

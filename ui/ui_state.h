@@ -22,6 +22,8 @@
 #include "screen.h"
 #include "view.h"
 
+struct run;
+
 enum graph_mode {
 	GRAPH_AUTO, /* on when the terminal is tall enough */
 	GRAPH_ON,
@@ -42,6 +44,7 @@ struct ui {
 	struct exporter *exp;			/* --listen, or NULL */
 	struct view main;			/* the hosts (of one group, once opened) */
 	struct geo *geo;			/* the location database, or NULL */
+	const char *geo_said;			/* why there is none, or "" */
 	struct group_opts group;		/* the rows' grouping ('a'); GROUP_HOST: none */
 	struct groups *groups;			/* the groups, made when first grouped */
 	struct view group_view;			/* their rows */
@@ -67,15 +70,16 @@ struct ui {
 	const char *picker_states[PICKER_MAX];
 	bool picker_marked[PICKER_MAX]; /* space marks several */
 	bool picker_now[PICKER_MAX];	/* watched now */
-	double attached_at, last_sample;
+	double attached_at;
 	struct capture_cost cost;	  /* the socket filter's over the last sample */
 	struct graph graph, graph_paused; /* the header's graph, live and as paused */
 	enum graph_mode graph_mode;
 	bool mouse;
 	bool iface_lost;
 	bool quit;
-	int status_code;	   /* enum outcome */
-	struct playback *play;	   /* -r on the screen, or NULL */
+	bool screen_on;		   /* between screen_init() and screen_end() */
+	struct run *run;	   /* the run the screen is a sink of */
+	struct playback *play;	   /* -r on the screen (the run's), or NULL */
 	struct iface_names picked; /* what the picker's Enter chose */
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* playback.c: a capture file on the screen (see playback.h): the replay, its clock
- * against the wall clock, and the header's line that says it. */
+/* playback.c: a capture file against the wall clock (see playback.h): the replay, its
+ * clock, and the screen's header line that says it. */
 #include "playback.h"
 
 #include <math.h>
@@ -16,6 +16,7 @@
 #define FRAMES_PER_RUN	 20000 /* frames fed between two looks at the keyboard */
 #define SAMPLES_PER_TURN 64    /* samples closed between two frames drawn */
 #define SPEED_MIN	 (1.0 / 64)
+#define WHOLE_CAPTURE_NS 1000000000000000000LL /* -d 0: an interval past any capture's span */
 
 struct playback {
 	struct replay *replay;
@@ -55,7 +56,7 @@ struct playback *playback_new(struct pcapfile *pf, double delay, double speed, d
 
 	if (!p)
 		return NULL;
-	p->replay = replay_new(pf, llround(delay * 1e9), speed == 0);
+	p->replay = replay_new(pf, delay > 0 ? llround(delay * 1e9) : WHOLE_CAPTURE_NS, speed == 0);
 	if (!p->replay) {
 		free(p);
 		return NULL;
@@ -101,14 +102,15 @@ static enum playback_event end_turn(struct playback *p, enum playback_event ev)
 	return ev;
 }
 
-enum playback_event playback_next(struct playback *p, struct capture *c, double *interval)
+enum playback_event playback_next(struct playback *p, struct capture *c, double *interval,
+				  int64_t *at)
 {
-	int64_t ns, at, to = p->speed > 0 || p->paused ? p->to : INT64_MAX;
+	int64_t ns, to = p->speed > 0 || p->paused ? p->to : INT64_MAX;
 	enum replay_event ev;
 
 	if (p->ended || p->turn_over || p->samples >= SAMPLES_PER_TURN)
 		return end_turn(p, PLAYBACK_IDLE);
-	ev = replay_run(p->replay, c, to, FRAMES_PER_RUN, &ns, &at);
+	ev = replay_run(p->replay, c, to, FRAMES_PER_RUN, &ns, at);
 	capture_drain(c);
 	if (ev == REPLAY_IDLE)
 		return end_turn(p, PLAYBACK_IDLE);
@@ -118,12 +120,20 @@ enum playback_event playback_next(struct playback *p, struct capture *c, double 
 	}
 	p->samples++;
 	if (flat_out(p)) { /* as fast as it goes, but each sample drawn */
-		p->to = at;
+		p->to = *at;
 		p->turn_over = true;
 		say_clock(p);
 	}
 	*interval = (double)ns / REPLAY_NSEC;
 	return PLAYBACK_SAMPLE;
+}
+
+void playback_current(const struct playback *p, double *interval, int64_t *at)
+{
+	int64_t ns;
+
+	replay_current(p->replay, &ns, at);
+	*interval = (double)ns / REPLAY_NSEC;
 }
 
 bool playback_busy(const struct playback *p)
