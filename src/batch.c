@@ -29,7 +29,6 @@ struct batch {
 	bool file;	       /* the samples are a capture file's (-r) */
 	struct report r;       /* the last sample's */
 	long done;	       /* samples printed */
-	bool gone;	       /* every watched interface disappeared */
 };
 
 #define GROUPS_FINAL_WAIT_MS 2000
@@ -162,9 +161,11 @@ static void batch_sampled(void *arg, struct run *run, const struct run_sample *s
 		   (s->last || (b->opts->iterations && b->done + 1 >= b->opts->iterations));
 	if (!err)
 		err = fill_report(b, &b->r, &s->when);
+	if (err && s->for_dump) /* no snapshot, and the run goes on */
+		return;
 	if (err) {
 		outcome_say(b->opts->json, "cannot read the counters: %s", strerror(-err));
-		run_fail(run, OUTCOME_FAILED);
+		run_set_status(run, OUTCOME_FAILED);
 		run_stop(run);
 		return;
 	}
@@ -181,10 +182,8 @@ static void batch_sampled(void *arg, struct run *run, const struct run_sample *s
  * sample, as the last line. */
 static void batch_link(void *arg, struct run *run, int err, const char *msg)
 {
-	struct batch *b = arg;
-
+	(void)arg;
 	if (err == -ENODEV) {
-		b->gone = true;
 		run_fail(run, OUTCOME_IFACE_GONE);
 		run_stop(run);
 	} else if (msg[0]) {
@@ -209,27 +208,24 @@ static void batch_close(void *arg, struct run *run)
 {
 	struct batch *b = arg;
 
-	(void)run;
-	if (b->gone)
+	if (run_status(run) == OUTCOME_IFACE_GONE)
 		outcome_say(b->opts->json,
 			    "%s %s disappeared (removed, renamed or moved to another namespace)",
 			    capture_several(b->cap) ? "interfaces" : "interface",
 			    capture_name(b->cap));
 }
 
-/* -o on the way out, from the last sample: a failure is said (and fails the run). */
-static int batch_snapshot(void *arg, const char *path)
+/* -o on the way out, from the last sample: a failure is said, and fails a run that had
+ * not failed otherwise. */
+static void batch_snapshot(void *arg, struct run *run, const char *path)
 {
 	struct batch *b = arg;
 	char msg[512];
-	int err;
 
-	if (!b->r.totals)
-		return 0;
-	err = write_snapshot(b, &b->r, path, msg, sizeof(msg));
-	if (err)
-		outcome_say(b->opts->json, "%s", msg);
-	return err;
+	if (!b->r.totals || !write_snapshot(b, &b->r, path, msg, sizeof(msg)))
+		return;
+	outcome_say(b->opts->json, "%s", msg);
+	run_fail(run, OUTCOME_FAILED);
 }
 
 static void batch_say(void *arg, const char *msg)

@@ -23,6 +23,7 @@
 #include "filefeed.h"
 #include "gate.h"
 #include "rawsock.h"
+#include "sampler.h"
 #include "slots.h"
 
 #define LIST_MAX IFACE_NAMES_MAX /* a slot each; slot 0 is FLOWTOP_SLOT_NONE's */

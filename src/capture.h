@@ -8,9 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "convo.h"
 #include "hosttab.h"
 #include "iface.h"
-#include "sampler.h"
+#include "totals.h"
 
 struct capture;
 

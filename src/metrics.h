@@ -26,7 +26,7 @@
 #include "groups.h"
 #include "hosttab.h"
 #include "iface.h"
-#include "sampler.h"
+#include "totals.h"
 
 struct metrics;
 

@@ -12,7 +12,7 @@
 #include "groups.h"
 #include "hosttab.h"
 #include "iface.h"
-#include "sampler.h"
+#include "totals.h"
 
 enum report_format {
 	REPORT_TEXT,

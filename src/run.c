@@ -22,6 +22,8 @@ struct run {
 	struct playback *play; /* a capture file's, or NULL: live */
 	struct timespec last;  /* CLOCK_MONOTONIC of the last live sample */
 	bool stopping;	       /* the run ends after this turn */
+	unsigned played;       /* a capture file's samples this turn */
+	bool file_said;	       /* the sink was told the file ended */
 	enum outcome status;
 };
 
@@ -61,6 +63,16 @@ void run_fail(struct run *r, enum outcome status)
 		r->status = status;
 }
 
+void run_set_status(struct run *r, enum outcome status)
+{
+	r->status = status;
+}
+
+enum outcome run_status(const struct run *r)
+{
+	return r->status;
+}
+
 void run_started_over(struct run *r)
 {
 	clock_gettime(CLOCK_MONOTONIC, &r->last);
@@ -80,7 +92,7 @@ static void take(struct run *r, double interval, const struct timespec *when, bo
 	};
 
 	s.err = capture_sample(r->cap, interval);
-	if (!s.err && r->exp && exporter_sample(r->exp, r->cap, r->cfg->netns))
+	if (!s.err && !for_dump && r->exp && exporter_sample(r->exp, r->cap, r->cfg->netns))
 		r->ops->say(r->arg, "cannot render the metrics: out of memory");
 	r->ops->sampled(r->arg, r, &s);
 }
@@ -109,6 +121,16 @@ static struct timespec capture_time(int64_t at)
 				  .tv_nsec = (long)(at % REPLAY_NSEC) };
 }
 
+/* Tells the sink the file ended, once. */
+static void file_end(struct run *r)
+{
+	if (r->file_said || !r->ops->file_end)
+		return;
+	r->file_said = true;
+	r->ops->file_end(r->arg, r, playback_status(r->play), playback_error(r->play),
+			 playback_frames(r->play));
+}
+
 void run_play(struct run *r)
 {
 	enum playback_event ev;
@@ -119,11 +141,11 @@ void run_play(struct run *r)
 	while ((ev = playback_next(r->play, r->cap, &interval, &at)) == PLAYBACK_SAMPLE) {
 		struct timespec when = capture_time(at);
 
+		r->played++;
 		take(r, interval, &when, false, false);
 	}
-	if (ev == PLAYBACK_END && r->ops->file_end)
-		r->ops->file_end(r->arg, r, playback_status(r->play), playback_error(r->play),
-				 playback_frames(r->play));
+	if (ev == PLAYBACK_END)
+		file_end(r);
 }
 
 /* A signal or a vanished interface ends the run: with cfg->last_sample, the sample in
@@ -146,16 +168,21 @@ static void last_sample(struct run *r)
 /* One turn's events: the rings, the file, a signal, the interfaces, the sample. */
 static void turn(struct run *r, int events, int signo)
 {
-	bool ending = false; /* this turn ends the run, and not the sink's sample or file */
+	bool ending = false; /* a signal or the interfaces end the run: a last sample is due */
 
+	r->played = 0;
 	if (events & LOOP_DRAIN && !r->play)
 		capture_drain(r->cap);
 	if (r->play)
 		run_play(r);
-	if (events & LOOP_SIGNAL && signo == SIGUSR1)
+	if (events & LOOP_SIGNAL && signo == SIGUSR1) {
 		r->ops->dump(r->arg, r);
-	else if (events & LOOP_SIGNAL && !r->stopping)
-		r->stopping = ending = true;
+	} else if (events & LOOP_SIGNAL && !r->stopping) {
+		r->stopping = true;
+		/* the sample the file closed this turn is the last, as is one the sink stopped
+		 * at: only a turn that closed none closes the one in progress */
+		ending = !r->played;
+	}
 	/* POLLERR says "down" at once; the sample re-checks, because a deletion reports
 	 * ENETDOWN while the device still exists, and nothing after it */
 	if (!r->play && events & (LOOP_LINK | LOOP_SAMPLE)) {
@@ -168,7 +195,7 @@ static void turn(struct run *r, int events, int signo)
 	}
 	if (ending && r->cfg->last_sample)
 		last_sample(r);
-	else if (!r->play && events & LOOP_SAMPLE)
+	else if (!r->play && events & LOOP_SAMPLE && !r->stopping)
 		sample_live(r, false, false);
 }
 
@@ -179,13 +206,16 @@ enum outcome run(struct capture *c, struct pcapfile *pf, struct exporter *exp,
 	struct loop *l = loop_new(cfg->delay, CAPTURE_DRAIN_SECONDS, capture_wake_fd(c));
 	int wait_err = 0;
 
-	if (l && pf && !(r.play = playback_new(pf, cfg->delay, cfg->speed, now_seconds())))
-		errno = ENOMEM;
-	if (!l || (pf && !r.play)) {
+	if (!l) {
 		int err = errno;
 
 		ops->close(arg, &r);
 		say(&r, "cannot set up the sampling loop: %s", strerror(err));
+		return OUTCOME_FAILED;
+	}
+	if (pf && !(r.play = playback_new(pf, cfg->delay, cfg->speed, now_seconds()))) {
+		ops->close(arg, &r);
+		say(&r, "out of memory");
 		loop_free(l);
 		return OUTCOME_FAILED;
 	}
@@ -204,18 +234,21 @@ enum outcome run(struct capture *c, struct pcapfile *pf, struct exporter *exp,
 		    loop_wait(l, capture_fd(c), fds, revents, RUN_SINK_FDS, timeout_ms, &signo);
 		if (events < 0) {
 			wait_err = -events;
-			run_fail(&r, OUTCOME_FAILED);
+			run_set_status(&r, OUTCOME_FAILED);
 			break;
 		}
 		turn(&r, events, signo);
 		if (ops->turn)
 			ops->turn(arg, &r, revents, events);
 	}
+	/* a run stopped on the turn its file broke: the break is still said, and counts */
+	if (r.play && !wait_err && playback_status(r.play))
+		file_end(&r);
 	ops->close(arg, &r);
 	if (wait_err)
 		say(&r, "waiting for events failed: %s", strerror(wait_err));
-	if (cfg->snapshot && ops->snapshot(arg, cfg->snapshot))
-		run_fail(&r, OUTCOME_FAILED);
+	if (cfg->snapshot)
+		ops->snapshot(arg, &r, cfg->snapshot);
 	playback_free(r.play);
 	loop_free(l);
 	return r.status;

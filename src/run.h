@@ -55,8 +55,9 @@ struct run_sink_ops {
 	/* SIGUSR1: a dump of what is shown. */
 	void (*dump)(void *arg, struct run *r);
 	/* A capture file ended (its last sample taken): status and why, as
-	 * playback_status() and playback_error() say, with the frames fed. May be NULL
-	 * when there is never a file. */
+	 * playback_status() and playback_error() say, with the frames fed; also at the end
+	 * of a run stopped on the turn the file broke. May be NULL when there is never a
+	 * file. */
 	void (*file_end)(void *arg, struct run *r, int status, const char *why,
 			 unsigned long long frames);
 	/* The end of a turn: what the sink's fds reported, and the run's LOOP_* events (0: a
@@ -65,23 +66,26 @@ struct run_sink_ops {
 	/* The run is over (or could not be set up): the sink lets go of the terminal, says
 	 * how it ended. */
 	void (*close)(void *arg, struct run *r);
-	/* -o at the end: 0, or -errno when the snapshot could not be written (said). */
-	int (*snapshot)(void *arg, const char *path);
+	/* -o at the end: written, or why not said and the run's status set. */
+	void (*snapshot)(void *arg, struct run *r, const char *path);
 	/* A failure of the run's own (waiting, the metrics), said the sink's way. */
 	void (*say)(void *arg, const char *msg);
 };
 
 /* Runs c (attached to interfaces, or to a capture file: pf not NULL) until the sink or a
- * signal stops it; exp (NULL: none) gets every live sample. The exit status: the worst
- * run_fail() said, or 1 when the loop could not be set up or waiting failed, or when -o
- * could not be written. */
+ * signal stops it; exp (NULL: none) gets every sample but a dump's. The exit status: as
+ * the sink set it (run_fail(), run_set_status()), or 1 when the loop could not be set up
+ * or waiting failed. */
 enum outcome run(struct capture *c, struct pcapfile *pf, struct exporter *exp,
 		 const struct run_config *cfg, const struct run_sink_ops *ops, void *arg);
 
 /* The run ends after this turn (with a last sample, when cfg->last_sample). */
 void run_stop(struct run *r);
-/* The run's exit status is at least this bad (the first failure's stands). */
+/* The run's exit status is this, unless a failure was set before (the first stands). */
 void run_fail(struct run *r, enum outcome status);
+/* The run's exit status is this (the last stands). */
+void run_set_status(struct run *r, enum outcome status);
+enum outcome run_status(const struct run *r);
 /* The counters started over (another interface, another expression): the next sample's
  * interval starts now. */
 void run_started_over(struct run *r);

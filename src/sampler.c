@@ -524,14 +524,6 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 	return 0;
 }
 
-const struct stats_field stats_fields[] = {
-#define FIELD(field, json, text, family, help)                                                     \
-	{ json, text, family, help, offsetof(struct flow_stats, field) },
-	FLOW_STATS_FIELDS(FIELD)
-#undef FIELD
-};
-const size_t stats_nfields = sizeof(stats_fields) / sizeof(stats_fields[0]);
-
 /* The per-CPU stats of the slots in use into s->stats: one BPF_MAP_LOOKUP_BATCH, or a
  * lookup a slot where the kernel has no batch for per-CPU arrays (the version that
  * brought it is in kfeatures[], src/kfeatures.c). */

@@ -26,15 +26,15 @@ static bool watched(struct ui *u, const char *name)
 
 static void add(struct ui *u, const char *name, const char *state)
 {
-	int n = u->picker_count++;
+	int n = u->picker.count++;
 
-	snprintf(u->picker_names[n], IF_NAMESIZE, "%s", name);
-	u->picker_states[n] = state;
-	u->picker_now[n] = watched(u, name);
+	snprintf(u->picker.names[n], IF_NAMESIZE, "%s", name);
+	u->picker.states[n] = state;
+	u->picker.now[n] = watched(u, name);
 	/* a list is marked as it is, so Enter keeps it and space changes it */
-	u->picker_marked[n] = u->picker_now[n] && !capture_any(u->cap) && capture_several(u->cap);
-	if (u->picker_now[n] && !u->picker_now[u->picker_selected])
-		u->picker_selected = n;
+	u->picker.marked[n] = u->picker.now[n] && !capture_any(u->cap) && capture_several(u->cap);
+	if (u->picker.now[n] && !u->picker.now[u->picker.selected])
+		u->picker.selected = n;
 }
 
 void ui_open_picker(struct ui *u)
@@ -42,10 +42,10 @@ void ui_open_picker(struct ui *u)
 	struct if_nameindex *all = iface_nameindex(), *i;
 	struct iface_info info;
 
-	u->picker_count = 0;
-	u->picker_selected = 0;
+	u->picker.count = 0;
+	u->picker.selected = 0;
 	add(u, IFACE_ANY, "all");
-	for (i = all; i && i->if_index && u->picker_count < PICKER_MAX; i++)
+	for (i = all; i && i->if_index && u->picker.count < PICKER_MAX; i++)
 		add(u, i->if_name,
 		    iface_get(i->if_name, &info) ? "?"
 		    : !info.supported		 ? "unknown link type"
@@ -63,11 +63,11 @@ static void picked(const struct ui *u, struct iface_names *list)
 	int i;
 
 	iface_names_clear(list);
-	for (i = 0; i < u->picker_count; i++)
-		if (u->picker_marked[i] && iface_names_add(list, u->picker_names[i]))
+	for (i = 0; i < u->picker.count; i++)
+		if (u->picker.marked[i] && iface_names_add(list, u->picker.names[i]))
 			break; /* as many as a list holds */
 	if (!list->text[0])
-		iface_names_add(list, u->picker_names[u->picker_selected]);
+		iface_names_add(list, u->picker.names[u->picker.selected]);
 }
 
 /* Whether the entry k is among what Enter picked. */
@@ -75,10 +75,10 @@ static bool is_picked(const struct ui *u, int k)
 {
 	size_t i;
 
-	if (u->picked.any)
-		return !strcmp(u->picker_names[k], IFACE_ANY);
-	for (i = 0; i < u->picked.n; i++)
-		if (!strcmp(u->picked.names[i], u->picker_names[k]))
+	if (u->picker.picked.any)
+		return !strcmp(u->picker.names[k], IFACE_ANY);
+	for (i = 0; i < u->picker.picked.n; i++)
+		if (!strcmp(u->picker.picked.names[i], u->picker.names[k]))
 			return true;
 	return false;
 }
@@ -93,10 +93,10 @@ static bool picked_is_watched(const struct ui *u)
 
 	if (u->iface_lost)
 		return false;
-	for (k = 0; k < u->picker_count; k++) {
-		if (is_picked(u, k) != u->picker_now[k])
+	for (k = 0; k < u->picker.count; k++) {
+		if (is_picked(u, k) != u->picker.now[k])
 			return false;
-		listed += u->picker_now[k];
+		listed += u->picker.now[k];
 	}
 	if (capture_any(u->cap))
 		return listed == 1;
@@ -109,26 +109,26 @@ static bool picked_is_watched(const struct ui *u)
 bool ui_picker_key(struct ui *u, int ch)
 {
 	if (ch == KEY_UP || ch == 'k')
-		u->picker_selected = u->picker_selected > 0 ? u->picker_selected - 1 : 0;
+		u->picker.selected = u->picker.selected > 0 ? u->picker.selected - 1 : 0;
 	else if (ch == KEY_DOWN || ch == 'j')
-		u->picker_selected += u->picker_selected + 1 < u->picker_count;
+		u->picker.selected += u->picker.selected + 1 < u->picker.count;
 	else if (ch == KEY_HOME)
-		u->picker_selected = 0;
+		u->picker.selected = 0;
 	else if (ch == KEY_END)
-		u->picker_selected = u->picker_count - 1;
+		u->picker.selected = u->picker.count - 1;
 	else if (ch == ' ')
-		u->picker_marked[u->picker_selected] = !u->picker_marked[u->picker_selected];
+		u->picker.marked[u->picker.selected] = !u->picker.marked[u->picker.selected];
 	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
 		bool same;
 
-		picked(u, &u->picked);
+		picked(u, &u->picker.picked);
 		same = picked_is_watched(u);
-		u->picker_count = 0;
+		u->picker.count = 0;
 		if (same)
 			ui_status(u, "already watching %s: the counters go on",
 				  capture_name(u->cap));
 		return !same;
 	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
-		u->picker_count = 0;
+		u->picker.count = 0;
 	return false;
 }

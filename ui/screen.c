@@ -574,16 +574,16 @@ static void box_at(int h, int w, int *y0, int *x0)
 
 static void draw_picker(const struct screen_state *s)
 {
-	int h = s->picker_count + 4, w = 48, y0, x0, i;
+	int h = s->picker->count + 4, w = 48, y0, x0, i;
 
 	box_at(h, w, &y0, &x0);
 	mvprintw(y0, x0 + 2, " watch which interface? ");
-	for (i = 0; i < s->picker_count && i + 2 < LINES - 1; i++) {
-		if (i == s->picker_selected)
+	for (i = 0; i < s->picker->count && i + 2 < LINES - 1; i++) {
+		if (i == s->picker->selected)
 			attron(A_REVERSE);
-		mvprintw(y0 + 2 + i, x0 + 2, "[%c] %-*s %-8s%s", s->picker_marked[i] ? 'x' : ' ',
-			 IF_NAMESIZE, s->picker_names[i], s->picker_states[i],
-			 s->picker_now[i] ? " (now)" : "");
+		mvprintw(y0 + 2 + i, x0 + 2, "[%c] %-*s %-8s%s", s->picker->marked[i] ? 'x' : ' ',
+			 IF_NAMESIZE, s->picker->names[i], s->picker->states[i],
+			 s->picker->now[i] ? " (now)" : "");
 		attroff(A_REVERSE);
 	}
 	mvprintw(y0 + h - 1, x0 + 2, " Space marks, Enter picks, Esc cancels ");
@@ -592,6 +592,7 @@ static void draw_picker(const struct screen_state *s)
 void screen_draw(const struct screen_state *s)
 {
 	size_t order[TOTALS_SLOTS + 1], nl;
+	bool picking;
 
 	erase();
 	drawn.table = false;
@@ -613,8 +614,9 @@ void screen_draw(const struct screen_state *s)
 	if (graph_shown())
 		draw_graph(s, TOP_LINES + link_lines);
 	draw_table(s, header_lines());
-	drawn.table = !s->picker_count && !s->prompt;
-	if (s->picker_count > 0)
+	picking = s->picker && s->picker->count > 0;
+	drawn.table = !picking && !s->prompt;
+	if (picking)
 		draw_picker(s);
 	draw_footer(s);
 	refresh();

@@ -13,10 +13,10 @@
 #include "convo.h"
 #include "graph.h"
 #include "iface.h"
-#include "sampler.h"
+#include "picker.h"
+#include "totals.h"
 #include "view.h"
 
-#define PICKER_MAX		64
 #define SCREEN_GRAPH_LINES_AUTO 40 /* the graph is on by default from this height */
 
 /* Everything a frame shows, gathered by ui.c. */
@@ -44,11 +44,7 @@ struct screen_state {
 	double conv_elapsed;			      /* seconds since it opened */
 	bool help;				      /* the help instead of all this (help.h), */
 	int help_top;				      /* from its line help_top */
-	int picker_count;			      /* > 0: the interface picker is open */
-	const char (*picker_names)[IF_NAMESIZE];
-	const char *const *picker_states;
-	const bool *picker_marked, *picker_now;
-	int picker_selected;
+	const struct picker *picker; /* drawn over the table while open (count > 0) */
 };
 
 /* Sets the terminal up: colours as `color` says (theme.h), the mouse on or not. */

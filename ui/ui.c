@@ -56,12 +56,7 @@ static void draw(struct ui *u)
 		.status = ui_now() < u->status_until ? u->status : NULL,
 		.help = u->help,
 		.help_top = u->help_top,
-		.picker_count = u->picker_count,
-		.picker_names = u->picker_names,
-		.picker_states = u->picker_states,
-		.picker_marked = u->picker_marked,
-		.picker_now = u->picker_now,
-		.picker_selected = u->picker_selected,
+		.picker = &u->picker,
 		.graph = ui_view(u)->paused ? &u->graph_paused : &u->graph,
 	};
 
@@ -110,7 +105,7 @@ static void ui_sampled(void *arg, struct run *run, const struct run_sample *smp)
 
 	if (smp->err) { /* said, and the exit status will say the counts are incomplete */
 		ui_status(u, "cannot read the counters: %s", strerror(-smp->err));
-		run_fail(run, OUTCOME_FAILED);
+		run_set_status(run, OUTCOME_FAILED);
 		return;
 	}
 	u->cost = capture_cost(u->cap);
@@ -293,6 +288,17 @@ static void prompt_key(struct ui *u, int ch)
 	}
 }
 
+/* On the status line while the screen is on, else on stderr. */
+static void ui_say(void *arg, const char *msg)
+{
+	struct ui *u = arg;
+
+	if (u->screen_on)
+		ui_status(u, "%s", msg);
+	else
+		fmt_complain(msg);
+}
+
 /* A capture file ended, for good: its end said (an error as the run's); q quits. */
 static void ui_file_end(void *arg, struct run *run, int status, const char *why,
 			unsigned long long frames)
@@ -300,8 +306,8 @@ static void ui_file_end(void *arg, struct run *run, int status, const char *why,
 	struct ui *u = arg;
 
 	if (status) {
-		ui_status(u, "%s", why);
-		run_fail(run, outcome_of_replay(status));
+		ui_say(u, why);
+		run_set_status(run, outcome_of_replay(status));
 	} else {
 		ui_status(u, "end of capture: %llu %s; q quits", frames,
 			  fmt_noun(frames, "frame", "frames"));
@@ -355,7 +361,7 @@ static void handle_key(struct ui *u, int ch)
 	if (ch == KEY_MOUSE) {
 		if (u->help)
 			help_mouse(u);
-		else if (u->prompt == PROMPT_NONE && u->picker_count == 0)
+		else if (u->prompt == PROMPT_NONE && u->picker.count == 0)
 			react(u, ui_table_mouse(u));
 		else {
 			MEVENT ev[MOUSE_RUN_MAX];
@@ -375,9 +381,9 @@ static void handle_key(struct ui *u, int ch)
 		u->help = help_key(ch, &u->help_top, help_total_lines(), help_page_lines());
 	else if (u->prompt != PROMPT_NONE)
 		prompt_key(u, ch);
-	else if (u->picker_count > 0) {
+	else if (u->picker.count > 0) {
 		if (ui_picker_key(u, ch))
-			switch_to(u, &u->picked);
+			switch_to(u, &u->picker.picked);
 	} else {
 		react(u, ui_table_key(u, ch));
 	}
@@ -476,27 +482,16 @@ static void ui_close(void *arg, struct run *run)
 	u->screen_on = false;
 }
 
-/* -o on exit; a failure said on stderr, the screen closed. */
-static int ui_snapshot(void *arg, const char *path)
+/* -o on exit; a failure said on stderr, the screen closed, and the run's status. */
+static void ui_snapshot(void *arg, struct run *run, const char *path)
 {
 	struct ui *u = arg;
 	char err[512];
-	int ret = exit_snapshot(u, path, err, sizeof(err));
 
-	if (ret)
+	if (exit_snapshot(u, path, err, sizeof(err))) {
 		fmt_complain(err);
-	return ret;
-}
-
-/* On the status line while the screen is on, else on stderr. */
-static void ui_say(void *arg, const char *msg)
-{
-	struct ui *u = arg;
-
-	if (u->screen_on)
-		ui_status(u, "%s", msg);
-	else
-		fmt_complain(msg);
+		run_set_status(run, OUTCOME_FAILED);
+	}
 }
 
 static const struct run_sink_ops ui_sink = {
@@ -545,6 +540,7 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 	u.mouse = !opts->no_mouse;
 	u.geo_said = geo_said;
 	status = run(c, pf, exp, &cfg, &ui_sink, &u);
+	u.play = NULL; /* the run's, freed with it */
 	dns_free(u.dns);
 	ui_close_conversations(&u);
 	view_free(&u.main);

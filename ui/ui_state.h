@@ -18,6 +18,7 @@
 #include "graph.h"
 #include "lineedit.h"
 #include "pcapfile.h"
+#include "picker.h"
 #include "playback.h"
 #include "screen.h"
 #include "view.h"
@@ -64,12 +65,8 @@ struct ui {
 	struct lineedit edit;				/* the open prompt's line */
 	struct lineedit_history history[PROMPT__COUNT]; /* each prompt's last values */
 	bool help;
-	int help_top; /* the help's first line shown */
-	int picker_count, picker_selected;
-	char picker_names[PICKER_MAX][IF_NAMESIZE];
-	const char *picker_states[PICKER_MAX];
-	bool picker_marked[PICKER_MAX]; /* space marks several */
-	bool picker_now[PICKER_MAX];	/* watched now */
+	int help_top;	      /* the help's first line shown */
+	struct picker picker; /* the interface picker (picker.c) */
 	double attached_at;
 	struct capture_cost cost;	  /* the socket filter's over the last sample */
 	struct graph graph, graph_paused; /* the header's graph, live and as paused */
@@ -77,10 +74,9 @@ struct ui {
 	bool mouse;
 	bool iface_lost;
 	bool quit;
-	bool screen_on;		   /* between screen_init() and screen_end() */
-	struct run *run;	   /* the run the screen is a sink of */
-	struct playback *play;	   /* -r on the screen (the run's), or NULL */
-	struct iface_names picked; /* what the picker's Enter chose */
+	bool screen_on;	       /* between screen_init() and screen_end() */
+	struct run *run;       /* the run the screen is a sink of */
+	struct playback *play; /* -r on the screen (the run's), or NULL */
 };
 
 /* state.c: the view on screen, its rows, the status line */
