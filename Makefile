@@ -48,7 +48,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/iface.c src/pcapfile.c src/groups.c src/geo.c src/geoq.c src/expr.c src/cbpf.c src/judge.c
+FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/iface.c src/pcapfile.c src/groups.c src/geo.c src/geoq.c src/workq.c src/expr.c src/cbpf.c src/judge.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 

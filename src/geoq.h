@@ -24,7 +24,8 @@ struct geoq;
  * worker starts with the first question, in the thread that asks it (so it has that
  * thread's signal mask and capabilities). NULL with the reason in err. */
 struct geoq *geoq_new(const char *path, char *err, size_t errlen);
-/* Stops the worker (after the look-up it is in) and frees the queue. */
+/* Lets go of the queue: the worker stops after the look-ups it is in, and closes its
+ * database. */
 void geoq_free(struct geoq *q);
 
 /* Asks where addr is: false when GEOQ_SLOTS questions are out already, or the worker

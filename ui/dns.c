@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* dns.c: a name cache (open addressing, fixed size) and a queue, shared under one mutex
- * with a detached worker that calls getnameinfo(3). */
+/* dns.c: a name cache (open addressing, fixed size), the screen's thread's alone, and
+ * a work queue (workq.h) whose worker calls getnameinfo(3), one name at a time. */
 #include "dns.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/eventfd.h>
 
 #include "fmt.h"
+#include "workq.h"
 
 #define CACHE_SLOTS  16384 /* names remembered; past that, addresses show */
-#define QUEUE_SLOTS  256   /* lookups waiting; past that, asked again later */
+#define QUEUE_SLOTS  256   /* lookups out; past that, asked again later */
 #define NAME_MAX_LEN 80
 
 enum entry_state {
@@ -32,15 +30,16 @@ struct entry {
 	char name[NAME_MAX_LEN];
 };
 
+/* A question to the worker and its answer. */
+struct question {
+	struct flow_key key;
+	bool ok;
+	char name[NAME_MAX_LEN];
+};
+
 struct dns {
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	struct entry *cache;		    /* CACHE_SLOTS */
-	struct flow_key queue[QUEUE_SLOTS]; /* ring */
-	unsigned head, len;
-	bool stop;
-	int refs; /* the owner and the worker: the last one frees */
-	int efd;
+	struct entry *cache; /* CACHE_SLOTS */
+	struct workq *q;
 };
 
 static size_t slot_of(const struct flow_key *key)
@@ -68,147 +67,91 @@ static struct entry *find(struct dns *d, const struct flow_key *key)
 	return NULL;
 }
 
-static void put_ref(struct dns *d)
+/* The worker's: the name of q->key, if it has one. */
+static void resolve(void *ctx, void *entry)
 {
-	bool last;
-
-	pthread_mutex_lock(&d->lock);
-	last = --d->refs == 0;
-	pthread_mutex_unlock(&d->lock);
-	if (!last)
-		return;
-	close(d->efd);
-	free(d->cache);
-	pthread_mutex_destroy(&d->lock);
-	pthread_cond_destroy(&d->wake);
-	free(d);
-}
-
-static void lookup(const struct flow_key *key, char *name, bool *ok)
-{
+	struct question *q = entry;
 	struct sockaddr_storage ss = {};
 	socklen_t len;
 
-	if (fmt_is_ipv4(key)) {
+	(void)ctx;
+	if (fmt_is_ipv4(&q->key)) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 
 		sin->sin_family = AF_INET;
-		memcpy(&sin->sin_addr, &key->addr[12], 4);
+		memcpy(&sin->sin_addr, &q->key.addr[12], 4);
 		len = sizeof(*sin);
 	} else {
 		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
 
 		sin6->sin6_family = AF_INET6;
-		memcpy(&sin6->sin6_addr, key->addr, 16);
+		memcpy(&sin6->sin6_addr, q->key.addr, 16);
 		len = sizeof(*sin6);
 	}
-	*ok = !getnameinfo((struct sockaddr *)&ss, len, name, NAME_MAX_LEN, NULL, 0, NI_NAMEREQD);
+	q->ok =
+	    !getnameinfo((struct sockaddr *)&ss, len, q->name, NAME_MAX_LEN, NULL, 0, NI_NAMEREQD);
 }
 
-static void *worker(void *arg)
-{
-	struct dns *d = arg;
-	char name[NAME_MAX_LEN];
-	struct flow_key key;
-	uint64_t one = 1;
-	bool ok;
-
-	pthread_mutex_lock(&d->lock);
-	for (;;) {
-		while (!d->stop && !d->len)
-			pthread_cond_wait(&d->wake, &d->lock);
-		if (d->stop)
-			break;
-		key = d->queue[d->head];
-		d->head = (d->head + 1) % QUEUE_SLOTS;
-		d->len--;
-		pthread_mutex_unlock(&d->lock);
-		lookup(&key, name, &ok);
-		pthread_mutex_lock(&d->lock);
-		if (!d->stop) {
-			struct entry *e = find(d, &key);
-
-			if (e) {
-				e->state = ok ? E_DONE : E_FAILED;
-				strcpy(e->name, ok ? name : "");
-				if (write(d->efd, &one, sizeof(one)) < 0) {
-					/* the counter saturated: a wake-up is pending anyway */
-				}
-			}
-		}
-	}
-	pthread_mutex_unlock(&d->lock);
-	put_ref(d);
-	return NULL;
-}
+static const struct workq_ops dns_ops = {
+	.answer = resolve, .batch = 1, /* a look-up may take seconds: each name shown as it comes */
+};
 
 struct dns *dns_new(int *notify_fd)
 {
 	struct dns *d = calloc(1, sizeof(*d));
-	pthread_t tid;
 
 	if (!d)
 		return NULL;
 	d->cache = calloc(CACHE_SLOTS, sizeof(*d->cache));
-	d->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!d->cache || d->efd < 0)
-		goto out_free;
-	pthread_mutex_init(&d->lock, NULL);
-	pthread_cond_init(&d->wake, NULL);
-	d->refs = 2;
-	if (pthread_create(&tid, NULL, worker, d)) {
-		pthread_mutex_destroy(&d->lock);
-		pthread_cond_destroy(&d->wake);
-		goto out_free;
+	d->q =
+	    d->cache ? workq_new(QUEUE_SLOTS, sizeof(struct question), &dns_ops, NULL, true) : NULL;
+	if (!d->q || !workq_start(d->q)) { /* started here: the thread is there from now on */
+		workq_free(d->q);
+		free(d->cache);
+		free(d);
+		return NULL;
 	}
-	pthread_detach(tid);
-	*notify_fd = d->efd;
+	*notify_fd = workq_fd(d->q);
 	return d;
-
-out_free:
-	if (d->efd >= 0)
-		close(d->efd);
-	free(d->cache);
-	free(d);
-	return NULL;
 }
 
 void dns_free(struct dns *d)
 {
 	if (!d)
 		return;
-	pthread_mutex_lock(&d->lock);
-	d->stop = true;
-	pthread_cond_signal(&d->wake);
-	pthread_mutex_unlock(&d->lock);
-	put_ref(d);
+	workq_free(d->q); /* the worker lets go after the look-up it is in */
+	free(d->cache);
+	free(d);
 }
 
 const char *dns_name(struct dns *d, const struct flow_key *key, bool lookup)
 {
-	const char *name = NULL;
-	struct entry *e;
+	struct entry *e = find(d, key);
+	struct question q = { .key = *key };
 
-	pthread_mutex_lock(&d->lock);
-	e = find(d, key);
-	if (e && e->state == E_DONE) {
-		name = e->name; /* entries never move or change once done */
-	} else if (lookup && e && e->state == E_EMPTY && d->len < QUEUE_SLOTS) {
+	if (e && e->state == E_DONE)
+		return e->name; /* entries never move or change once done */
+	if (lookup && e && e->state == E_EMPTY && workq_ask(d->q, &q)) {
 		e->key = *key;
 		e->state = E_QUEUED;
-		d->queue[(d->head + d->len) % QUEUE_SLOTS] = *key;
-		d->len++;
-		pthread_cond_signal(&d->wake);
 	}
-	pthread_mutex_unlock(&d->lock);
-	return name;
+	return NULL;
+}
+
+/* An answer into the cache. */
+static void settle(void *arg, const void *entry)
+{
+	const struct question *q = entry;
+	struct entry *e = find(arg, &q->key);
+
+	if (!e)
+		return;
+	e->key = q->key;
+	e->state = q->ok ? E_DONE : E_FAILED;
+	strcpy(e->name, q->ok ? q->name : "");
 }
 
 void dns_drain(struct dns *d)
 {
-	uint64_t n;
-
-	if (read(d->efd, &n, sizeof(n)) < 0) {
-		/* EAGAIN: nothing pending */
-	}
+	workq_take(d->q, settle, d);
 }

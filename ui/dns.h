@@ -9,17 +9,18 @@
 
 struct dns;
 
-/* Starts the worker. *notify_fd becomes readable when new names have arrived. */
+/* Starts the resolver's worker. *notify_fd becomes readable when new names have
+ * arrived. */
 struct dns *dns_new(int *notify_fd);
 
-/* Stops the worker; it frees what it shares once its current lookup returns, so this
+/* Lets go of the resolver; the worker stops once its current lookup returns, so this
  * never waits for a slow resolver. */
 void dns_free(struct dns *d);
 
 /* The name of key if known; otherwise NULL, and with lookup the lookup is queued (once). */
 const char *dns_name(struct dns *d, const struct flow_key *key, bool lookup);
 
-/* Reads the notification, so the fd polls quiet again. */
+/* Takes the names that arrived into the cache, and quiets the fd. */
 void dns_drain(struct dns *d);
 
 #endif
