@@ -17,13 +17,13 @@
 
 struct batch {
 	struct capture *cap;
-	const struct cli_opts *opts;
+	const struct batch_config *cfg;
 	const struct host **rows;
 	size_t rows_cap;
 	struct timespec last;  /* CLOCK_MONOTONIC of the previous sample */
 	bool out_closed;       /* stdout's reader went away (EPIPE) */
 	struct geo *geo;       /* the location database, or NULL */
-	struct groups *groups; /* the rows' groups (opts->group), or NULL: hosts */
+	struct groups *groups; /* the rows' groups (cfg->group), or NULL: hosts */
 	bool final;	       /* the run's last sample is next: its groups wait for the
 				* look-ups made aside (GROUPS_FINAL_WAIT_MS at most) */
 	bool file;	       /* the samples are a capture file's (-r) */
@@ -42,17 +42,17 @@ static int select_rows(struct batch *b, struct report *r, size_t limit)
 	r->groups = b->groups;
 	r->geo = b->geo;
 	if (b->groups) {
-		err = groups_build(b->groups, hosts, &b->opts->group);
+		err = groups_build(b->groups, hosts, &b->cfg->group);
 		if (!err && b->final) { /* what the last output says has no host "looking up" */
 			groups_settle(b->groups, hosts, GROUPS_FINAL_WAIT_MS);
-			err = groups_build(b->groups, hosts, &b->opts->group);
+			err = groups_build(b->groups, hosts, &b->cfg->group);
 		}
 		if (err)
 			return err;
-		return report_select(r, groups_table(b->groups), &b->opts->filter, limit, &b->rows,
+		return report_select(r, groups_table(b->groups), &b->cfg->filter, limit, &b->rows,
 				     &b->rows_cap);
 	}
-	err = report_select(r, hosts, &b->opts->filter, limit, &b->rows, &b->rows_cap);
+	err = report_select(r, hosts, &b->cfg->filter, limit, &b->rows, &b->rows_cap);
 	for (i = 0; !err && b->geo && i < r->nrows; i++) { /* where the rows' hosts are */
 		struct host *h = hosttab_own(hosts, r->rows[i]);
 
@@ -61,16 +61,16 @@ static int select_rows(struct batch *b, struct report *r, size_t limit)
 	return err;
 }
 
-/* The groups the rows are (opts->group), when they are groups. 0 or -ENOMEM. */
-static int batch_init(struct batch *b, struct capture *c, const struct cli_opts *opts,
+/* The groups the rows are (cfg->group), when they are groups. 0 or -ENOMEM. */
+static int batch_init(struct batch *b, struct capture *c, const struct batch_config *cfg,
 		      struct geo *geo, bool file)
 {
-	*b = (struct batch){ .cap = c, .opts = opts, .geo = geo, .file = file };
+	*b = (struct batch){ .cap = c, .cfg = cfg, .geo = geo, .file = file };
 	b->r.time_digits = file ? 6 : 0; /* a capture's stamps are to the microsecond */
-	if (opts->group.by == GROUP_HOST)
+	if (cfg->group.by == GROUP_HOST)
 		return 0;
 	b->groups = groups_new(hosttab_capacity(capture_hosts(c)), geo);
-	if (b->groups && !opts->read)
+	if (b->groups && !file)
 		groups_look_up_aside(b->groups);
 	return b->groups ? 0 : -ENOMEM;
 }
@@ -82,15 +82,15 @@ static int fill_report(struct batch *b, struct report *r, const struct timespec 
 	r->iface = capture_name(b->cap);
 	r->links = capture_links(b->cap, &r->nlinks);
 	r->several = capture_several(b->cap);
-	r->netns = b->opts->netns;
-	r->expr = b->opts->expr[0] ? b->opts->expr : NULL;
+	r->netns = b->cfg->netns;
+	r->expr = b->cfg->expr;
 	r->totals = capture_totals(b->cap);
 	if (b->file) { /* the path, and no interfaces */
 		r->file = r->iface;
 		r->links = NULL;
 		r->nlinks = 0;
 	}
-	return select_rows(b, r, b->opts->limit);
+	return select_rows(b, r, b->cfg->limit);
 }
 
 /* A snapshot holds every host (that passes -f), busiest first. */
@@ -104,7 +104,7 @@ static int write_snapshot(struct batch *b, struct report *r, const char *path, c
 		return err;
 	}
 	err = snapshot_write(path, r, msg, len);
-	select_rows(b, r, b->opts->limit);
+	select_rows(b, r, b->cfg->limit);
 	return err;
 }
 
@@ -113,7 +113,7 @@ static int write_snapshot(struct batch *b, struct report *r, const char *path, c
  * stdio, in pieces, rather than not at all. A reader gone (EPIPE) ends the run. */
 static void print_sample(struct batch *b, const struct report *r)
 {
-	enum report_format fmt = b->opts->json ? REPORT_JSON : REPORT_TEXT;
+	enum report_format fmt = b->cfg->json ? REPORT_JSON : REPORT_TEXT;
 	int err;
 
 	if (b->out_closed)
@@ -142,8 +142,8 @@ static void batch_dump(void *arg, struct run *run)
 		run_sample_now(run);
 	if (!b->r.totals)
 		return;
-	if (b->opts->snapshot)
-		snprintf(path, sizeof(path), "%s", b->opts->snapshot);
+	if (b->cfg->snapshot)
+		snprintf(path, sizeof(path), "%s", b->cfg->snapshot);
 	else
 		snapshot_default_name(b->r.iface, path, sizeof(path));
 	if (write_snapshot(b, &b->r, path, msg, sizeof(msg)))
@@ -157,23 +157,23 @@ static void batch_sampled(void *arg, struct run *run, const struct run_sample *s
 	struct batch *b = arg;
 	int err = s->err;
 
-	b->final = !s->for_dump &&
-		   (s->last || (b->opts->iterations && b->done + 1 >= b->opts->iterations));
+	b->final =
+	    !s->for_dump && (s->last || (b->cfg->iterations && b->done + 1 >= b->cfg->iterations));
 	if (!err)
 		err = fill_report(b, &b->r, &s->when);
 	if (err && s->for_dump) /* no snapshot, and the run goes on */
 		return;
 	if (err) {
-		outcome_say(b->opts->json, "cannot read the counters: %s", strerror(-err));
+		outcome_say(b->cfg->json, "cannot read the counters: %s", strerror(-err));
 		run_set_status(run, OUTCOME_FAILED);
 		run_stop(run);
 		return;
 	}
 	if (s->for_dump)
 		return;
-	if (!b->opts->headless)
+	if (!b->cfg->headless)
 		print_sample(b, &b->r);
-	if (b->out_closed || (b->opts->iterations && ++b->done >= b->opts->iterations))
+	if (b->out_closed || (b->cfg->iterations && ++b->done >= b->cfg->iterations))
 		run_stop(run);
 }
 
@@ -198,7 +198,7 @@ static void batch_file_end(void *arg, struct run *run, int status, const char *w
 
 	(void)frames;
 	if (status) {
-		outcome_say(b->opts->json, "%s", why);
+		outcome_say(b->cfg->json, "%s", why);
 		run_fail(run, outcome_of_replay(status));
 	}
 	run_stop(run);
@@ -209,7 +209,7 @@ static void batch_close(void *arg, struct run *run)
 	struct batch *b = arg;
 
 	if (run_status(run) == OUTCOME_IFACE_GONE)
-		outcome_say(b->opts->json,
+		outcome_say(b->cfg->json,
 			    "%s %s disappeared (removed, renamed or moved to another namespace)",
 			    capture_several(b->cap) ? "interfaces" : "interface",
 			    capture_name(b->cap));
@@ -224,7 +224,7 @@ static void batch_snapshot(void *arg, struct run *run, const char *path)
 
 	if (!b->r.totals || !write_snapshot(b, &b->r, path, msg, sizeof(msg)))
 		return;
-	outcome_say(b->opts->json, "%s", msg);
+	outcome_say(b->cfg->json, "%s", msg);
 	run_fail(run, OUTCOME_FAILED);
 }
 
@@ -232,7 +232,7 @@ static void batch_say(void *arg, const char *msg)
 {
 	struct batch *b = arg;
 
-	outcome_say(b->opts->json, "%s", msg);
+	outcome_say(b->cfg->json, "%s", msg);
 }
 
 static const struct run_sink_ops batch_sink = {
@@ -245,24 +245,24 @@ static const struct run_sink_ops batch_sink = {
 	.say = batch_say,
 };
 
-enum outcome batch_run(struct capture *c, struct pcapfile *pf, const struct cli_opts *opts,
+enum outcome batch_run(struct capture *c, struct pcapfile *pf, const struct batch_config *cfg,
 		       struct exporter *exp, struct geo *geo)
 {
-	struct run_config cfg = { .delay = opts->delay,
-				  .speed = 0, /* a capture file as fast as it goes */
-				  .snapshot = opts->snapshot,
-				  .netns = opts->netns,
-				  .last_sample = true };
+	struct run_config rc = { .delay = cfg->delay,
+				 .speed = 0, /* a capture file as fast as it goes */
+				 .snapshot = cfg->snapshot,
+				 .netns = cfg->netns,
+				 .last_sample = true };
 	struct batch b;
 	enum outcome status;
 
 	/* before the look-ups' thread starts: it inherits the mask */
 	loop_block_signals();
-	if (batch_init(&b, c, opts, geo, pf != NULL)) {
-		outcome_say(opts->json, "out of memory");
+	if (batch_init(&b, c, cfg, geo, pf != NULL)) {
+		outcome_say(cfg->json, "out of memory");
 		return OUTCOME_FAILED;
 	}
-	status = run(c, pf, exp, &cfg, &batch_sink, &b);
+	status = run(c, pf, exp, &rc, &batch_sink, &b);
 	free(b.rows);
 	groups_free(b.groups);
 	return status;

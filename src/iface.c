@@ -261,6 +261,16 @@ void iface_freenameindex(struct if_nameindex *all)
 	free(all);
 }
 
+void iface_names_or_default(struct iface_names *l)
+{
+	char name[IF_NAMESIZE];
+
+	if (l->text[0])
+		return;
+	iface_default(name);
+	iface_names_add(l, name);
+}
+
 void iface_default(char name[IF_NAMESIZE])
 {
 	struct if_nameindex *all, *i;

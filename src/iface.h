@@ -56,6 +56,8 @@ int iface_split(const char *list, char (*names)[IF_NAMESIZE], size_t max, char *
 /* The interface of the IPv4 (then IPv6) default route, else the first that is up and not
  * loopback, else "lo". */
 void iface_default(char name[IF_NAMESIZE]);
+/* An empty -i list becomes the default interface (iface_default()); one with names stays. */
+void iface_names_or_default(struct iface_names *l);
 
 /* The interfaces of this namespace, as if_nameindex(3) lists them, but from a dump the
  * kernel sizes for the largest interface's message: glibc's if_nameindex() asks for

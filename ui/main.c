@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* main.c: the program, on top of the run and its sinks: parse the command line, check
- * what is needed, load, attach, then hand over to the batch output or the screen. The
- * only file that decides the exit status. */
+ * what is needed, load, attach (interfaces, or a capture file), then hand over to the
+ * batch output or the screen; one start path, one clean-up path. The only file that
+ * decides the exit status. */
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -22,13 +23,6 @@
 #include "report.h"
 #include "snapshot.h"
 #include "ui.h"
-
-/* A fatal error, said (outcome_say()); returns the exit status. */
-static int fail(const struct cli_opts *opts, enum outcome status, const char *msg)
-{
-	outcome_say(opts->json, "%s", msg);
-	return (int)status;
-}
 
 /* -u: the user's uid and primary group, and whether flowtop may become it. */
 static int lookup_user(const char *name, struct caps_user *user, char *err, size_t errlen)
@@ -84,17 +78,6 @@ static struct geo *open_geo(const struct cli_opts *opts, char *why, size_t len)
 	return geo;
 }
 
-/* The batch modes say it on stderr, the screen on its status line. */
-static struct geo *open_geo_said(const struct cli_opts *opts)
-{
-	char why[600];
-	struct geo *geo = open_geo(opts, why, sizeof(why));
-
-	if (why[0])
-		fmt_complain(why);
-	return geo;
-}
-
 /* This program's path, for the setcap line a user can paste. */
 static const char *self_path(void)
 {
@@ -107,178 +90,245 @@ static const char *self_path(void)
 	return path;
 }
 
-/* -r: a capture file through the filter, in batch mode or on the screen. */
-static int read_file(const struct cli_opts *opts)
-{
-	char err[1024], missing[64];
-	struct geo *geo = NULL;
-	struct pcapfile *pf = NULL;
-	bool usage = false; /* the file or the expression: the user's to fix (exit 2) */
-	char why[600];
+/* What a run starts with, let go of in one place (finish()). */
+struct start {
+	struct cli_opts opts;
 	struct capture *cap;
+	struct pcapfile *pf;   /* -r's, or NULL */
+	struct exporter *exp;  /* --listen's, or NULL */
+	struct geo *geo;       /* the location database, or NULL */
+	int listen_fd;	       /* --listen's socket until the exporter takes it */
+	struct caps_user user; /* -u's */
+	char err[1024];	       /* why the start failed */
+	char why[600];	       /* why there is no location database, or "" */
+};
+
+/* The options that need nothing loaded: -o, -o - with --json, a terminal for the screen
+ * (without one, --listen alone runs headless). */
+static enum outcome check_options(struct start *s)
+{
+	struct cli_opts *o = &s->opts;
+
+	if (o->snapshot && snapshot_check(o->snapshot, s->err, sizeof(s->err)))
+		return OUTCOME_USAGE;
+	/* text after a sample is read by eye; among JSON Lines it breaks every reader */
+	if (o->snapshot && !strcmp(o->snapshot, "-") && o->json) {
+		snprintf(s->err, sizeof(s->err),
+			 "-o - with --json: standard output carries one JSON object per line");
+		return OUTCOME_USAGE;
+	}
+	if (!o->batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		if (!o->listen) {
+			snprintf(s->err, sizeof(s->err),
+				 "the screen needs a terminal: use -b for batch output");
+			return OUTCOME_USAGE;
+		}
+		o->headless = o->batch = true; /* an exporter alone: no screen, no output */
+	}
+	return OUTCOME_OK;
+}
+
+/* -r: what reading a capture needs before anything is loaded. */
+static enum outcome prepare_file(struct start *s)
+{
+	char missing[64];
+
+	if (!caps_missing(missing, sizeof(missing), false))
+		return OUTCOME_OK;
+	snprintf(s->err, sizeof(s->err),
+		 "missing %s: reading a capture loads a BPF program (CAP_BPF, and CAP_PERFMON "
+		 "for the verifier to accept its loop); run it as root or grant them: setcap "
+		 "cap_bpf,cap_perfmon+ep %s",
+		 missing, self_path());
+	return OUTCOME_USAGE;
+}
+
+/* Interfaces: the exporter's port, the namespace, the interfaces (the default one when
+ * none is named), -u's user and the capabilities, before anything is loaded. */
+static enum outcome prepare_live(struct start *s)
+{
+	struct cli_opts *o = &s->opts;
+	char missing[64];
+
+	/* before the namespace and the drop: in flowtop's own namespace, any port */
+	if (o->listen) {
+		s->listen_fd = exporter_listen(o->listen, s->err, sizeof(s->err));
+		if (s->listen_fd < 0)
+			return OUTCOME_USAGE;
+	}
+	/* for good, before anything is looked up or opened: the interfaces, the default
+	 * route and the sockets are then the namespace's (switching needs no setns) */
+	if (o->netns && netns_enter(o->netns, s->err, sizeof(s->err)))
+		return OUTCOME_USAGE;
+	iface_names_or_default(&o->iface);
+	if (check_ifaces(&o->iface, s->err, sizeof(s->err)))
+		return OUTCOME_USAGE;
+	if (o->user && lookup_user(o->user, &s->user, s->err, sizeof(s->err)))
+		return OUTCOME_USAGE;
+	if (!caps_missing(missing, sizeof(missing), true))
+		return OUTCOME_OK;
+	snprintf(s->err, sizeof(s->err),
+		 "missing %s: flowtop loads a BPF program (CAP_BPF, and CAP_PERFMON for the "
+		 "verifier to accept its loop) and opens a packet socket (CAP_NET_RAW); run it "
+		 "as root or grant them: setcap cap_bpf,cap_perfmon,cap_net_raw+ep %s",
+		 missing, self_path());
+	return OUTCOME_USAGE;
+}
+
+/* -r: the program is loaded; the file (anyone may have made it) is parsed and the
+ * expression compiled with no privilege left, but CAP_BPF where the kernel gates every
+ * bpf() command (the counters are read through it). */
+static enum outcome attach_file(struct start *s)
+{
+	const struct cli_opts *o = &s->opts;
+	int ret = caps_drop(NULL, caps_bpf_gated() ? CAPS_KEEP_BPF : CAPS_KEEP_NONE);
+
+	if (ret) {
+		snprintf(s->err, sizeof(s->err), "cannot drop privileges: %s", strerror(-ret));
+		return outcome_of_error(ret);
+	}
+	s->pf = pcapfile_open(o->read, s->err, sizeof(s->err));
+	if (!s->pf ||
+	    (o->expr[0] && pcapfile_set_expression(s->pf, o->expr, s->err, sizeof(s->err))))
+		return OUTCOME_USAGE; /* the file or the expression: the user's to fix */
+	ret = capture_attach_file(s->cap, o->read, pcapfile_hlen(s->pf), s->err, sizeof(s->err));
+	return ret ? outcome_of_error(ret) : OUTCOME_OK;
+}
+
+/* Interfaces: the expression, the sockets, the statistics; then the privileges dropped
+ * (and -u's user become). */
+static enum outcome attach_live(struct start *s)
+{
+	const struct cli_opts *o = &s->opts;
+	int ret = capture_set_expression(s->cap, o->expr, s->err, sizeof(s->err));
+
+	if (ret)
+		return OUTCOME_USAGE;
+	ret = capture_attach(s->cap, &o->iface, s->err, sizeof(s->err));
+	if (ret)
+		return outcome_of_error(ret);
+	/* the screen's cost figure and the metrics need BPF statistics: switched on while
+	 * privileged */
+	if (!o->batch || o->listen)
+		capture_enable_stats(s->cap);
+	/* the screen keeps CAP_BPF for e (a new expression is a new program); the batch
+	 * modes and the exporter keep the packet socket's alone, but where the kernel
+	 * gates every bpf() command (5.10), CAP_BPF too, to read the counters */
+	ret = caps_drop(o->user ? &s->user : NULL,
+			CAPS_KEEP_NET_RAW | (o->batch && !caps_bpf_gated() ? 0 : CAPS_KEEP_BPF));
+	if (ret) {
+		snprintf(s->err, sizeof(s->err), "cannot drop privileges%s%s: %s",
+			 o->user ? " and become " : "", o->user ? o->user : "", strerror(-ret));
+		return OUTCOME_FAILED;
+	}
+	/* the snapshot is written as the user flowtop now runs as */
+	if (o->user && o->snapshot && snapshot_check(o->snapshot, s->err, sizeof(s->err)))
+		return OUTCOME_USAGE;
+	return OUTCOME_OK;
+}
+
+/* The counting program loaded, and attached to the file or the interfaces. */
+static enum outcome load(struct start *s)
+{
+	const struct cli_opts *o = &s->opts;
+
+	s->cap = capture_new(o->max_hosts, (size_t)o->ring_mib << 20, o->verbose, s->err,
+			     sizeof(s->err));
+	if (!s->cap) /* reading a file, only an unsupported kernel is the user's to fix */
+		return outcome_of_error(o->read && errno != EOPNOTSUPP ? -1 : -errno);
+	return o->read ? attach_file(s) : attach_live(s);
+}
+
+/* The location database (said now by the batch modes, by the screen on its status
+ * line) and the exporter's thread, after the drop and with the signals blocked: it
+ * inherits both. */
+static enum outcome serve(struct start *s)
+{
+	const struct cli_opts *o = &s->opts;
 	int ret;
 
-	if (caps_missing(missing, sizeof(missing), false)) {
-		snprintf(err, sizeof(err),
-			 "missing %s: reading a capture loads a BPF program (CAP_BPF, and "
-			 "CAP_PERFMON for the verifier to accept its loop); run it as root or "
-			 "grant them: setcap cap_bpf,cap_perfmon+ep %s",
-			 missing, self_path());
-		return fail(opts, OUTCOME_USAGE, err);
+	s->geo = open_geo(o, s->why, sizeof(s->why));
+	if (s->why[0] && o->batch)
+		fmt_complain(s->why);
+	if (!o->listen || o->read)
+		return OUTCOME_OK;
+	ret = loop_block_signals();
+	s->exp = ret ? NULL : exporter_start(s->listen_fd, o->metrics_top, s->err, sizeof(s->err));
+	s->listen_fd = -1;
+	if (s->exp && o->metrics_group && exporter_group(s->exp, o->metrics_group, s->geo)) {
+		exporter_stop(s->exp);
+		s->exp = NULL;
+		snprintf(s->err, sizeof(s->err), "--metrics-group: out of memory");
 	}
-	cap = capture_new(opts->max_hosts, (size_t)opts->ring_mib << 20, opts->verbose, err,
-			  sizeof(err));
-	ret = cap ? 0 : errno == EOPNOTSUPP ? -EOPNOTSUPP : -1;
-	/* the program is loaded: the file (anyone may have made it) is parsed and the
-	 * expression compiled with no privilege left, but CAP_BPF where the kernel gates
-	 * every bpf() command (the counters are read through it) */
-	if (!ret && (ret = caps_drop(NULL, caps_bpf_gated() ? CAPS_KEEP_BPF : CAPS_KEEP_NONE)))
-		snprintf(err, sizeof(err), "cannot drop privileges: %s", strerror(-ret));
-	if (!ret && !(pf = pcapfile_open(opts->read, err, sizeof(err))))
-		ret = -EINVAL, usage = true;
-	if (!ret && opts->expr[0] && pcapfile_set_expression(pf, opts->expr, err, sizeof(err)))
-		ret = -EINVAL, usage = true;
-	if (!ret)
-		ret = capture_attach_file(cap, opts->read, pcapfile_hlen(pf), err, sizeof(err));
-	if (ret)
-		ret = fail(opts, usage ? OUTCOME_USAGE : outcome_of_error(ret), err);
-	else if (opts->batch)
-		ret = (int)batch_run(cap, pf, opts, NULL, geo = open_geo_said(opts));
-	else
-		ret = ui_run(cap, opts, NULL, pf, geo = open_geo(opts, why, sizeof(why)), why);
-	capture_free(cap);
-	geo_close(geo);
-	pcapfile_close(pf);
-	return ret;
+	if (!s->exp && ret)
+		snprintf(s->err, sizeof(s->err), "%s", strerror(-ret));
+	return s->exp ? OUTCOME_OK : OUTCOME_FAILED;
+}
+
+/* The batch output's part of the command line. */
+static struct batch_config batch_config_of(const struct cli_opts *o)
+{
+	return (struct batch_config){ .delay = o->delay,
+				      .iterations = o->iterations,
+				      .limit = o->limit,
+				      .json = o->json,
+				      .headless = o->headless,
+				      .filter = o->filter,
+				      .group = o->group,
+				      .snapshot = o->snapshot,
+				      .netns = o->netns,
+				      .expr = o->expr[0] ? o->expr : NULL };
+}
+
+/* The run, with the batch output or the screen as its sink. */
+static enum outcome hand_over(struct start *s)
+{
+	struct batch_config bc;
+
+	if (!s->opts.batch)
+		return (enum outcome)ui_run(s->cap, &s->opts, s->exp, s->pf, s->geo, s->why);
+	bc = batch_config_of(&s->opts);
+	return batch_run(s->cap, s->pf, &bc, s->exp, s->geo);
+}
+
+/* Lets go of what the start made, whatever it got to. */
+static void finish(struct start *s)
+{
+	exporter_stop(s->exp);
+	if (s->listen_fd >= 0)
+		close(s->listen_fd);
+	capture_free(s->cap);
+	geo_close(s->geo);
+	pcapfile_close(s->pf);
 }
 
 int main(int argc, char **argv)
 {
-	struct cli_opts opts;
-	struct capture *cap;
-	struct caps_user user;
-	char err[1024], missing[64];
-	struct exporter *exp = NULL;
-	struct geo *geo = NULL;
-	char why[600] = "";
-	int ret, listen_fd = -1;
+	struct start s = { .listen_fd = -1 };
+	enum outcome status;
 
 	caps_secure_environment(); /* before any library reads it */
-	switch (cli_parse(argc, argv, &opts, stdout, err, sizeof(err))) {
+	switch (cli_parse(argc, argv, &s.opts, stdout, s.err, sizeof(s.err))) {
 	case CLI_EXIT:
 		return OUTCOME_OK;
 	case CLI_USAGE:
-		fmt_complain(err);
+		fmt_complain(s.err);
 		fputs("Try 'flowtop --help' for more information.\n", stderr);
 		return OUTCOME_USAGE;
 	case CLI_RUN:
 		break;
 	}
-	if (opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err)))
-		return fail(&opts, OUTCOME_USAGE, err);
-	/* text after a sample is read by eye; among JSON Lines it breaks every reader */
-	if (opts.snapshot && !strcmp(opts.snapshot, "-") && opts.json)
-		return fail(&opts, OUTCOME_USAGE,
-			    "-o - with --json: standard output carries one JSON object per line");
-	if (!opts.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		if (!opts.listen)
-			return fail(&opts, OUTCOME_USAGE,
-				    "the screen needs a terminal: use -b for batch output");
-		opts.headless = opts.batch = true; /* an exporter alone: no screen, no output */
-	}
-	if (opts.read)
-		return read_file(&opts);
-	/* before the namespace and the drop: in flowtop's own namespace, any port */
-	if (opts.listen) {
-		listen_fd = exporter_listen(opts.listen, err, sizeof(err));
-		if (listen_fd < 0)
-			return fail(&opts, OUTCOME_USAGE, err);
-	}
-	/* for good, before anything is looked up or opened: the interfaces, the default
-	 * route and the sockets are then the namespace's (switching needs no setns) */
-	if (opts.netns && netns_enter(opts.netns, err, sizeof(err)))
-		return fail(&opts, OUTCOME_USAGE, err);
-	if (!opts.iface.text[0]) {
-		char name[IF_NAMESIZE];
-
-		iface_default(name);
-		iface_names_add(&opts.iface, name);
-	}
-	if (check_ifaces(&opts.iface, err, sizeof(err)))
-		return fail(&opts, OUTCOME_USAGE, err);
-	if (opts.user && lookup_user(opts.user, &user, err, sizeof(err)))
-		return fail(&opts, OUTCOME_USAGE, err);
-	if (caps_missing(missing, sizeof(missing), true)) {
-		snprintf(
-		    err, sizeof(err),
-		    "missing %s: flowtop loads a BPF program (CAP_BPF, and CAP_PERFMON for "
-		    "the verifier to accept its loop) and opens a packet socket (CAP_NET_RAW); "
-		    "run it as root or grant them: setcap cap_bpf,cap_perfmon,cap_net_raw+ep %s",
-		    missing, self_path());
-		return fail(&opts, OUTCOME_USAGE, err);
-	}
-	cap = capture_new(opts.max_hosts, (size_t)opts.ring_mib << 20, opts.verbose, err,
-			  sizeof(err));
-	if (!cap)
-		return fail(&opts, outcome_of_error(-errno), err);
-	ret = capture_set_expression(cap, opts.expr, err, sizeof(err));
-	if (ret) {
-		capture_free(cap);
-		return fail(&opts, OUTCOME_USAGE, err);
-	}
-	ret = capture_attach(cap, &opts.iface, err, sizeof(err));
-	if (ret) {
-		capture_free(cap);
-		return fail(&opts, outcome_of_error(ret), err);
-	}
-	/* the screen's cost figure and the metrics need BPF statistics: switched on while
-	 * privileged */
-	if (!opts.batch || opts.listen)
-		capture_enable_stats(cap);
-	/* the screen keeps CAP_BPF for e (a new expression is a new program); the batch
-	 * modes and the exporter keep the packet socket's alone, but where the kernel
-	 * gates every bpf() command (5.10), CAP_BPF too, to read the counters */
-	ret = caps_drop(opts.user ? &user : NULL,
-			CAPS_KEEP_NET_RAW | (opts.batch && !caps_bpf_gated() ? 0 : CAPS_KEEP_BPF));
-	if (ret) {
-		capture_free(cap);
-		snprintf(err, sizeof(err), "cannot drop privileges%s%s: %s",
-			 opts.user ? " and become " : "", opts.user ? opts.user : "",
-			 strerror(-ret));
-		return fail(&opts, OUTCOME_FAILED, err);
-	}
-	/* the snapshot is written as the user flowtop now runs as */
-	if (opts.user && opts.snapshot && snapshot_check(opts.snapshot, err, sizeof(err))) {
-		capture_free(cap);
-		return fail(&opts, OUTCOME_USAGE, err);
-	}
-	geo = open_geo(&opts, why, sizeof(why));
-	if (why[0] && opts.batch) /* the screen says it on its status line */
-		fmt_complain(why);
-	/* the server's thread after the drop and with the signals blocked: it inherits both */
-	if (opts.listen) {
-		ret = loop_block_signals();
-		exp = ret ? NULL : exporter_start(listen_fd, opts.metrics_top, err, sizeof(err));
-		listen_fd = -1;
-		if (exp && opts.metrics_group) {
-			if (exporter_group(exp, opts.metrics_group, geo)) {
-				exporter_stop(exp);
-				exp = NULL;
-				snprintf(err, sizeof(err), "--metrics-group: out of memory");
-			}
-		}
-		if (!exp) {
-			capture_free(cap);
-			geo_close(geo);
-			return fail(&opts, OUTCOME_FAILED, ret ? strerror(-ret) : err);
-		}
-	}
-	if (opts.batch)
-		ret = (int)batch_run(cap, NULL, &opts, exp, geo);
+	status = check_options(&s);
+	if (status == OUTCOME_OK)
+		status = s.opts.read ? prepare_file(&s) : prepare_live(&s);
+	if (status == OUTCOME_OK)
+		status = load(&s);
+	if (status == OUTCOME_OK)
+		status = serve(&s);
+	if (status != OUTCOME_OK)
+		outcome_say(s.opts.json, "%s", s.err);
 	else
-		ret = ui_run(cap, &opts, exp, NULL, geo, why);
-	exporter_stop(exp);
-	capture_free(cap);
-	geo_close(geo);
-	return ret;
+		status = hand_over(&s);
+	finish(&s);
+	return (int)status;
 }
