@@ -37,6 +37,18 @@ static void add(struct ui *u, const char *name, const char *state)
 		u->picker.selected = n;
 }
 
+void picker_follow(struct picker *p, int rows)
+{
+	if (rows < 1)
+		rows = 1;
+	if (p->selected < p->top)
+		p->top = p->selected;
+	else if (p->selected >= p->top + rows)
+		p->top = p->selected - rows + 1;
+	if (p->top > p->count - rows)
+		p->top = p->count - rows > 0 ? p->count - rows : 0;
+}
+
 void ui_open_picker(struct ui *u)
 {
 	struct if_nameindex *all = iface_nameindex(), *i;
@@ -44,6 +56,7 @@ void ui_open_picker(struct ui *u)
 
 	u->picker.count = 0;
 	u->picker.selected = 0;
+	u->picker.top = 0;
 	add(u, IFACE_ANY, "all");
 	for (i = all; i && i->if_index && u->picker.count < PICKER_MAX; i++)
 		add(u, i->if_name,
@@ -54,6 +67,7 @@ void ui_open_picker(struct ui *u)
 						 : "no-carrier");
 	if (all)
 		iface_freenameindex(all);
+	picker_follow(&u->picker, screen_picker_rows()); /* the one watched, in view */
 }
 
 /* What Enter picks: the marked interfaces ("any" among them wins), or the one
@@ -106,7 +120,17 @@ static bool picked_is_watched(const struct ui *u)
 	return live == n && listed == n; /* none gone, none past the list's end */
 }
 
+static bool picker_key(struct ui *u, int ch);
+
 bool ui_picker_key(struct ui *u, int ch)
+{
+	bool chose = picker_key(u, ch);
+
+	picker_follow(&u->picker, screen_picker_rows());
+	return chose;
+}
+
+static bool picker_key(struct ui *u, int ch)
 {
 	if (ch == KEY_UP || ch == 'k')
 		u->picker.selected = u->picker.selected > 0 ? u->picker.selected - 1 : 0;

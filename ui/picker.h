@@ -15,6 +15,7 @@
 struct picker {
 	int count; /* entries; > 0: the picker is open */
 	int selected;
+	int top; /* the first entry shown: the box scrolls to keep the selection in it */
 	char names[PICKER_MAX][IF_NAMESIZE];
 	const char *states[PICKER_MAX]; /* "up", "down", ... */
 	bool marked[PICKER_MAX];	/* space marks several */
@@ -23,6 +24,9 @@ struct picker {
 };
 
 struct ui;
+
+/* Keeps p->top where p->selected shows among `rows` entries. */
+void picker_follow(struct picker *p, int rows);
 
 /* Opens it, the interfaces watched now marked as such. */
 void ui_open_picker(struct ui *u);

@@ -553,16 +553,22 @@ static void draw_footer(const struct screen_state *s)
 		move(LINES - 2, prompt_cursor_x);
 }
 
-/* A box in the middle of the screen, clipped to it. */
+/* Lines of the picker's box that are not entries (its top and bottom lines, a blank line
+ * under each), and of the screen it leaves to the status line and the footer. */
+#define PICKER_CHROME 4
+#define PICKER_BELOW  2
+
+/* A box in the middle of the screen above the status line and the footer, clipped to
+ * it. */
 static void box_at(int h, int w, int *y0, int *x0)
 {
-	int y, x;
+	int y, x, room = LINES - PICKER_BELOW; /* the status line and the footer stay */
 
-	if (h > LINES)
-		h = LINES;
+	if (h > room)
+		h = room;
 	if (w > COLS)
 		w = COLS;
-	*y0 = (LINES - h) / 2;
+	*y0 = room > h ? (room - h) / 2 : 0;
 	*x0 = (COLS - w) / 2;
 	for (y = 0; y < h; y++)
 		mvhline(*y0 + y, *x0, ' ', w);
@@ -572,18 +578,38 @@ static void box_at(int h, int w, int *y0, int *x0)
 	}
 }
 
+int screen_picker_rows(void)
+{
+	int rows = LINES - PICKER_BELOW - PICKER_CHROME;
+
+	return rows > 1 ? rows : 1;
+}
+
+/* The box of entries, scrolled to p->top (kept within them here too: the terminal may
+ * have shrunk since); where not all fit, the title says which are shown. */
 static void draw_picker(const struct screen_state *s)
 {
-	int h = s->picker->count + 4, w = 48, y0, x0, i;
+	const struct picker *p = s->picker;
+	int rows = screen_picker_rows(), top = p->top, h, w = 48, y0, x0, i;
 
+	if (rows > p->count)
+		rows = p->count;
+	if (top > p->count - rows)
+		top = p->count - rows;
+	if (p->selected < top || p->selected >= top + rows)
+		top = p->selected < rows ? 0 : p->selected - rows + 1;
+	h = rows + PICKER_CHROME;
 	box_at(h, w, &y0, &x0);
-	mvprintw(y0, x0 + 2, " watch which interface? ");
-	for (i = 0; i < s->picker->count && i + 2 < LINES - 1; i++) {
-		if (i == s->picker->selected)
+	if (rows < p->count)
+		mvprintw(y0, x0 + 2, " watch which interface? %d-%d of %d ", top + 1, top + rows,
+			 p->count);
+	else
+		mvprintw(y0, x0 + 2, " watch which interface? ");
+	for (i = top; i < top + rows; i++) {
+		if (i == p->selected)
 			attron(A_REVERSE);
-		mvprintw(y0 + 2 + i, x0 + 2, "[%c] %-*s %-8s%s", s->picker->marked[i] ? 'x' : ' ',
-			 IF_NAMESIZE, s->picker->names[i], s->picker->states[i],
-			 s->picker->now[i] ? " (now)" : "");
+		mvprintw(y0 + 2 + i - top, x0 + 2, "[%c] %-*s %-8s%s", p->marked[i] ? 'x' : ' ',
+			 IF_NAMESIZE, p->names[i], p->states[i], p->now[i] ? " (now)" : "");
 		attroff(A_REVERSE);
 	}
 	mvprintw(y0 + h - 1, x0 + 2, " Space marks, Enter picks, Esc cancels ");

@@ -62,6 +62,8 @@ bool screen_graph_by_default(void);
 
 /* Rows of the table that fit now (for paging). */
 int screen_table_rows(void);
+/* The picker's entries that fit in its box on this terminal. */
+int screen_picker_rows(void);
 
 /* The terminal's width from which v's column col is shown: on a narrow terminal the
  * columns with the lowest keep (ui/column_layout.h) go first. */
