@@ -128,18 +128,20 @@ static enum outcome check_options(struct start *s)
 	return OUTCOME_OK;
 }
 
-/* -r: what reading a capture needs before anything is loaded. */
-static enum outcome prepare_file(struct start *s)
+/* The capabilities a run needs (live: the packet socket's too), or why not, with the
+ * setcap line to grant them. */
+static enum outcome check_caps(struct start *s, bool live)
 {
 	char missing[64];
 
-	if (!caps_missing(missing, sizeof(missing), false))
+	if (!caps_missing(missing, sizeof(missing), live))
 		return OUTCOME_OK;
 	snprintf(s->err, sizeof(s->err),
-		 "missing %s: reading a capture loads a BPF program (CAP_BPF, and CAP_PERFMON "
-		 "for the verifier to accept its loop); run it as root or grant them: setcap "
-		 "cap_bpf,cap_perfmon+ep %s",
-		 missing, self_path());
+		 "missing %s: %s a BPF program (CAP_BPF, and CAP_PERFMON for the verifier to "
+		 "accept its loop)%s; run it as root or grant them: setcap %s+ep %.600s",
+		 missing, live ? "flowtop loads" : "reading a capture loads",
+		 live ? " and opens a packet socket (CAP_NET_RAW)" : "",
+		 live ? "cap_bpf,cap_perfmon,cap_net_raw" : "cap_bpf,cap_perfmon", self_path());
 	return OUTCOME_USAGE;
 }
 
@@ -148,7 +150,6 @@ static enum outcome prepare_file(struct start *s)
 static enum outcome prepare_live(struct start *s)
 {
 	struct cli_opts *o = &s->opts;
-	char missing[64];
 
 	/* before the namespace and the drop: in flowtop's own namespace, any port */
 	if (o->listen) {
@@ -165,14 +166,7 @@ static enum outcome prepare_live(struct start *s)
 		return OUTCOME_USAGE;
 	if (o->user && lookup_user(o->user, &s->user, s->err, sizeof(s->err)))
 		return OUTCOME_USAGE;
-	if (!caps_missing(missing, sizeof(missing), true))
-		return OUTCOME_OK;
-	snprintf(s->err, sizeof(s->err),
-		 "missing %s: flowtop loads a BPF program (CAP_BPF, and CAP_PERFMON for the "
-		 "verifier to accept its loop) and opens a packet socket (CAP_NET_RAW); run it "
-		 "as root or grant them: setcap cap_bpf,cap_perfmon,cap_net_raw+ep %s",
-		 missing, self_path());
-	return OUTCOME_USAGE;
+	return check_caps(s, true);
 }
 
 /* -r: the program is loaded; the file (anyone may have made it) is parsed and the
@@ -320,7 +314,7 @@ int main(int argc, char **argv)
 	}
 	status = check_options(&s);
 	if (status == OUTCOME_OK)
-		status = s.opts.read ? prepare_file(&s) : prepare_live(&s);
+		status = s.opts.read ? check_caps(&s, false) : prepare_live(&s);
 	if (status == OUTCOME_OK)
 		status = load(&s);
 	if (status == OUTCOME_OK)

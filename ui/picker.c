@@ -37,16 +37,24 @@ static void add(struct ui *u, const char *name, const char *state)
 		u->picker.selected = n;
 }
 
-void picker_follow(struct picker *p, int rows)
+int picker_top(const struct picker *p, int rows)
 {
+	int top = p->top;
+
 	if (rows < 1)
 		rows = 1;
-	if (p->selected < p->top)
-		p->top = p->selected;
-	else if (p->selected >= p->top + rows)
-		p->top = p->selected - rows + 1;
-	if (p->top > p->count - rows)
-		p->top = p->count - rows > 0 ? p->count - rows : 0;
+	if (p->selected < top)
+		top = p->selected;
+	else if (p->selected >= top + rows)
+		top = p->selected - rows + 1;
+	if (top > p->count - rows)
+		top = p->count - rows > 0 ? p->count - rows : 0;
+	return top;
+}
+
+void picker_follow(struct picker *p, int rows)
+{
+	p->top = picker_top(p, rows);
 }
 
 void ui_open_picker(struct ui *u)

@@ -25,7 +25,9 @@ struct picker {
 
 struct ui;
 
-/* Keeps p->top where p->selected shows among `rows` entries. */
+/* The first entry to show of `rows`, nearest p->top, for p->selected to show among them;
+ * picker_follow() keeps it in p->top. */
+int picker_top(const struct picker *p, int rows);
 void picker_follow(struct picker *p, int rows);
 
 /* Opens it, the interfaces watched now marked as such. */

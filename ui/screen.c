@@ -590,14 +590,11 @@ int screen_picker_rows(void)
 static void draw_picker(const struct screen_state *s)
 {
 	const struct picker *p = s->picker;
-	int rows = screen_picker_rows(), top = p->top, h, w = 48, y0, x0, i;
+	int rows = screen_picker_rows(), top, h, w = 48, y0, x0, i;
 
 	if (rows > p->count)
 		rows = p->count;
-	if (top > p->count - rows)
-		top = p->count - rows;
-	if (p->selected < top || p->selected >= top + rows)
-		top = p->selected < rows ? 0 : p->selected - rows + 1;
+	top = picker_top(p, rows); /* the terminal may have shrunk since the last key */
 	h = rows + PICKER_CHROME;
 	box_at(h, w, &y0, &x0);
 	if (rows < p->count)
