@@ -56,7 +56,7 @@ static int select_rows(struct batch *b, struct report *r, size_t limit)
 	for (i = 0; !err && b->geo && i < r->nrows; i++) { /* where the rows' hosts are */
 		struct host *h = hosttab_own(hosts, r->rows[i]);
 
-		geo_locate(b->geo, &h->addr, &h->geo);
+		host_locate(b->geo, h);
 	}
 	return err;
 }

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "fmt.h"
+#include "hostinfo.h"
 
 static double v_rx2(const struct row *r)
 {
@@ -46,16 +47,23 @@ static double v_ifaces(const struct row *r)
 }
 static double v_hosts(const struct row *r)
 {
-	return r->host.members;
+	return host_members(&r->host);
 }
+/* The country's sort key: the kind of range, then the code. */
+static uint32_t cc_key(const struct host *h)
+{
+	struct geo_info gi = host_geo(h);
+
+	return (uint32_t)gi.class << 16 | (uint8_t)gi.cc[0] << 8 | (uint8_t)gi.cc[1];
+}
+
 static double v_as(const struct row *r)
 {
-	return r->host.geo.asn;
+	return host_geo(&r->host).asn;
 }
 static double v_cc(const struct row *r)
 {
-	return (double)(r->host.geo.class << 16 | (uint8_t)r->host.geo.cc[0] << 8 |
-			(uint8_t)r->host.geo.cc[1]);
+	return cc_key(&r->host);
 }
 static double v_history(const struct row *r)
 {
@@ -102,9 +110,9 @@ KEY(k_rx_bytes, h->total.rx_bytes)
 KEY(k_tx_pkts, h->total.tx_packets)
 KEY(k_tx_bytes, h->total.tx_bytes)
 KEY(k_ifaces, h->links)
-KEY(k_hosts, h->members)
-KEY(k_as, h->geo.asn)
-KEY(k_cc, h->geo.class << 16 | (uint8_t)h->geo.cc[0] << 8 | (uint8_t)h->geo.cc[1])
+KEY(k_hosts, host_members(h))
+KEY(k_as, host_geo(h).asn)
+KEY(k_cc, cc_key(h))
 #undef RX
 #undef TX
 #undef KEY

@@ -55,15 +55,6 @@ int filter_parse(const char *s, struct filter *f, char *err, size_t errlen)
 	return 0;
 }
 
-bool flow_key_in_net(const struct flow_key *addr, const struct flow_key *net, unsigned prefix)
-{
-	unsigned full = prefix / 8, rest = prefix % 8;
-
-	if (memcmp(addr->addr, net->addr, full))
-		return false;
-	return !rest || !((addr->addr[full] ^ net->addr[full]) & (uint8_t)(0xff << (8 - rest)));
-}
-
 bool filter_match(const struct filter *f, const struct flow_key *addr, const char *shown)
 {
 	switch (f->kind) {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "../bpf/flowtop.h"
+#include "flowkey.h"
 
 #define FILTER_TEXT_MAX 64
 
@@ -25,10 +26,6 @@ struct filter {
  * only), or any other text: a substring of the address or name shown. 0, or -EINVAL
  * with the reason in err (a '/' that is not a valid CIDR, text too long). */
 int filter_parse(const char *s, struct filter *f, char *err, size_t errlen);
-
-/* Whether addr lies in net/prefix (prefix: leading bits that must match, 0..128; IPv4
- * as IPv4-mapped, its prefix + 96). */
-bool flow_key_in_net(const struct flow_key *addr, const struct flow_key *net, unsigned prefix);
 
 /* Whether a row passes: addr is the host's key, shown is what its row shows (the
  * address, or its name). */

@@ -16,7 +16,7 @@
 #include <libloc/libloc.h>
 #include <libloc/network.h>
 
-#include "filter.h"
+#include "flowkey.h"
 
 /* AS names, each asked of the database once and kept until geo_close(): at most one a
  * named AS in the database (loc_database_count_as()), so bounded however often asked */

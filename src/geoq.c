@@ -105,12 +105,16 @@ bool geoq_wait(struct geoq *q, int timeout_ms)
 
 void geoq_place(struct geoq *q, struct geo *geo, struct host *h)
 {
-	if (h->geo.class != GEO_NOT_LOOKED_UP)
+	struct geo_info gi = host_geo(h);
+
+	if (gi.class != GEO_NOT_LOOKED_UP)
 		return;
-	if (!q || geo_classify(&h->addr) != GEO_PUBLIC)
-		geo_locate(geo, &h->addr, &h->geo);
-	else if (geoq_ask(q, &h->addr))
-		h->geo.class = GEO_PENDING;
+	if (!q || geo_classify(&h->addr) != GEO_PUBLIC) {
+		host_locate(geo, h);
+	} else if (geoq_ask(q, &h->addr)) {
+		gi.class = GEO_PENDING;
+		host_set_geo(h, &gi);
+	}
 }
 
 /* An answer into its host, if it is still in t and not placed since. */
@@ -119,8 +123,13 @@ static void settle_one(void *arg, const struct flow_key *addr, const struct geo_
 	struct hosttab *t = arg;
 	const struct host *h = hosttab_find(t, addr);
 
-	if (h && !geo_placed(&h->geo))
-		hosttab_own(t, h)->geo = *gi;
+	struct geo_info was;
+
+	if (!h)
+		return;
+	was = host_geo(h);
+	if (!geo_placed(&was))
+		host_set_geo(hosttab_own(t, h), gi);
 }
 
 size_t geoq_settle(struct geoq *q, struct hosttab *t)

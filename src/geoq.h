@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "geo.h"
+#include "hostinfo.h"
 #include "hosttab.h"
 
 #define GEOQ_SLOTS 65536 /* addresses asked and not yet taken back, at most */

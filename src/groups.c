@@ -62,11 +62,14 @@ int group_by_parse(const char *name)
 /* The class of a host's group: one group of those not placed yet, asked or not. */
 static uint8_t located(const struct host *h)
 {
-	return geo_placed(&h->geo) ? h->geo.class : GEO_PENDING;
+	struct geo_info gi = host_geo(h);
+
+	return geo_placed(&gi) ? gi.class : GEO_PENDING;
 }
 
 void group_key(const struct group_opts *o, const struct host *h, struct flow_key *key)
 {
+	struct geo_info gi = host_geo(h);
 	unsigned bits, i;
 
 	memset(key, 0, sizeof(*key));
@@ -86,15 +89,15 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 	case GROUP_AS:
 		key->addr[KEY_KIND] = 'A';
 		key->addr[KEY_CLASS] = located(h);
-		key->addr[KEY_VALUE] = (uint8_t)(h->geo.asn >> 24);
-		key->addr[KEY_VALUE + 1] = (uint8_t)(h->geo.asn >> 16);
-		key->addr[KEY_VALUE + 2] = (uint8_t)(h->geo.asn >> 8);
-		key->addr[KEY_VALUE + 3] = (uint8_t)h->geo.asn;
+		key->addr[KEY_VALUE] = (uint8_t)(gi.asn >> 24);
+		key->addr[KEY_VALUE + 1] = (uint8_t)(gi.asn >> 16);
+		key->addr[KEY_VALUE + 2] = (uint8_t)(gi.asn >> 8);
+		key->addr[KEY_VALUE + 3] = (uint8_t)gi.asn;
 		break;
 	case GROUP_COUNTRY:
 		key->addr[KEY_KIND] = 'C';
 		key->addr[KEY_CLASS] = located(h);
-		memcpy(key->addr + KEY_VALUE, h->geo.cc, 2);
+		memcpy(key->addr + KEY_VALUE, gi.cc, 2);
 		break;
 	}
 }
@@ -205,12 +208,13 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 	const struct host *before;
 	double rx[HISTORY_SLOTS] = { 0 }, tx[HISTORY_SLOTS] = { 0 };
 	struct host row;
+	struct geo_info gi;
 	size_t i;
 	unsigned j;
 	long idx;
 
 	memset(&row, 0, sizeof(row));
-	row.members = (uint32_t)n;
+	host_set_members(&row, (uint32_t)n);
 	row.addr = m[0].key;
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_get(t, m[i].host);
@@ -218,9 +222,10 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 		counters_add(&row.total, &h->total);
 		counters_add(&row.delta, &h->delta);
 		row.links |= h->links;
-		row.geo = h->geo;
+		gi = host_geo(h);
 		if (g->by == GROUP_AS || g->by == GROUP_COUNTRY)
-			row.geo.class = located(h);
+			gi.class = located(h);
+		host_set_geo(&row, &gi);
 		for (j = 0; j < HISTORY_SLOTS && j < clk->tick; j++) {
 			uint32_t s = clk->tick - j;
 

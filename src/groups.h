@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "geo.h"
+#include "hostinfo.h"
 #include "hosttab.h"
 
 enum group_by {

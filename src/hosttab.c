@@ -537,8 +537,7 @@ long hosttab_put(struct hosttab *t, const struct host *h)
 	to->tick = h->tick;
 	to->peak = h->peak;
 	to->links = h->links;
-	to->geo = h->geo;
-	to->members = h->members;
+	memcpy(to->cb, h->cb, sizeof(to->cb));
 	memcpy(to->hist, h->hist, sizeof(to->hist));
 	return (long)(to - t->hosts);
 }

@@ -8,15 +8,15 @@
 #ifndef FLOWTOP_HOSTTAB_H
 #define FLOWTOP_HOSTTAB_H
 
-#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../bpf/flowtop.h"
-#include "geo.h"
+#include "flowkey.h"
 
 #define HISTORY_SLOTS 40 /* samples kept: 40 s at the default 1 s delay */
+#define HOST_CB_LEN   16 /* bytes a host keeps for the layers above (host.cb) */
 
 /* One host. The first 64 bytes are all that folding a frame in touches (one cache line);
  * the rest is read when a sample closes and by the outputs. */
@@ -32,9 +32,10 @@ struct host {
 	float peak;		      /* highest 2 s rate both ways, bytes/s */
 	uint64_t links;		      /* the interfaces it was seen on: link_bit() of their
 				       * slots; 0 when one interface is watched */
-	struct geo_info geo;	      /* where it is: looked up when first asked (a group
-				       * by AS or country, the JSON's), then kept */
-	uint32_t members;	      /* a group's hosts (src/groups.h); 0 for a host */
+	/* what the layers above keep of a host (src/hostinfo.h: where it is, a group's
+	 * members), as the kernel's sk_buff keeps its cb: zero when the host is made,
+	 * copied by hosttab_put(); the table never reads it */
+	unsigned char cb[HOST_CB_LEN];
 	/* bytes received ([0]) and sent ([1]) in sample n, at n % HISTORY_SLOTS, in
 	 * hist_encode()'s form: a sample's two in one 4-byte pair */
 	uint16_t hist[HISTORY_SLOTS][2];
@@ -153,7 +154,7 @@ struct host *hosttab_own(struct hosttab *t, const struct host *h);
 
 /* A table of rows made from another's hosts (groups of them, src/groups.h), so that
  * everything that shows hosts shows them: hosttab_put() adds h as it is (counters,
- * history up to h->tick, peak, links, geo) under h->addr, which t must not hold yet,
+ * history up to h->tick, peak, links, cb) under h->addr, which t must not hold yet,
  * and returns its index or -ENOMEM; hosttab_follow() gives t src's sample clock, totals
  * history and "other", so that rates, shares and "other" read as src's do. Follow first,
  * then put: a row put before its table's clock moves would read as idle. */
@@ -213,61 +214,6 @@ static inline void counters_sub(struct flow_counters *to, const struct flow_coun
 #define SUB(field) to->field -= c->field;
 	FLOW_COUNTERS_FIELDS(SUB)
 #undef SUB
-}
-
-static inline int flow_key_eq(const struct flow_key *a, const struct flow_key *b)
-{
-	uint64_t a0, a1, b0, b1;
-
-	memcpy(&a0, a->addr, 8);
-	memcpy(&a1, a->addr + 8, 8);
-	memcpy(&b0, b->addr, 8);
-	memcpy(&b1, b->addr + 8, 8);
-	return a0 == b0 && a1 == b1;
-}
-
-/* key = the IPv4 address addr (network byte order), as every table keys it:
- * ::ffff:a.b.c.d. Two 8-byte stores, which the 8-byte loads of flow_key_hash() and
- * flow_key_eq() can be served from (bytes stored one by one would stall them). */
-static inline void flow_key_ipv4(struct flow_key *key, uint32_t addr)
-{
-	uint64_t zero = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t low = (uint64_t)addr << 32 | 0xffff0000u; /* 00 00 ff ff, then addr */
-#else
-	uint64_t low = 0xffffull << 32 | addr;
-#endif
-
-	memcpy(key->addr, &zero, 8);
-	memcpy(key->addr + 8, &low, 8);
-}
-
-/* memcmp()'s order of two keys, in two 8-byte comparisons. */
-static inline int flow_key_cmp(const struct flow_key *a, const struct flow_key *b)
-{
-	uint64_t a0, a1, b0, b1;
-
-	memcpy(&a0, a->addr, 8);
-	memcpy(&b0, b->addr, 8);
-	if (a0 != b0)
-		return be64toh(a0) < be64toh(b0) ? -1 : 1;
-	memcpy(&a1, a->addr + 8, 8);
-	memcpy(&b1, b->addr + 8, 8);
-	if (a1 != b1)
-		return be64toh(a1) < be64toh(b1) ? -1 : 1;
-	return 0;
-}
-
-static inline uint64_t flow_key_hash(const struct flow_key *key)
-{
-	uint64_t a, b;
-
-	memcpy(&a, key->addr, 8);
-	memcpy(&b, key->addr + 8, 8);
-	a ^= b * 0x9e3779b97f4a7c15ULL;
-	a ^= a >> 32;
-	a *= 0xd6e8feb86659fd93ULL;
-	return a ^ (a >> 32);
 }
 
 static inline uint32_t hosttab_hash(const struct flow_key *key)

@@ -347,6 +347,7 @@ static void series_labels(const struct metrics *m, const struct series_set *s,
 {
 	struct pairs p = { .buf = buf, .len = len };
 	char addr[FMT_ADDR_LEN], cc[3], asn[16];
+	struct geo_info gi = row ? host_geo(row) : (struct geo_info){ 0 };
 	const char *name;
 
 	buf[0] = '\0';
@@ -354,19 +355,19 @@ static void series_labels(const struct metrics *m, const struct series_set *s,
 		pair(&p, s->label, "other");
 	} else if (s == &m->hosts) {
 		pair(&p, s->label, fmt_addr(&row->addr, addr));
-	} else if (row->geo.class != GEO_PUBLIC) {
-		pair(&p, s->label, geo_class_name(row->geo.class));
+	} else if (gi.class != GEO_PUBLIC) {
+		pair(&p, s->label, geo_class_name(gi.class));
 	} else if (m->by == GROUP_AS) {
-		name = geo_as_name(m->geo, row->geo.asn);
-		if (row->geo.asn)
-			snprintf(asn, sizeof(asn), "%u", (unsigned)row->geo.asn);
+		name = geo_as_name(m->geo, gi.asn);
+		if (gi.asn)
+			snprintf(asn, sizeof(asn), "%u", (unsigned)gi.asn);
 		else
 			snprintf(asn, sizeof(asn), "-");
 		pair(&p, s->label, asn);
 		if (name)
 			pair(&p, "as_name", name);
 	} else {
-		snprintf(cc, sizeof(cc), "%.2s", row->geo.cc[0] ? row->geo.cc : "-");
+		snprintf(cc, sizeof(cc), "%.2s", gi.cc[0] ? gi.cc : "-");
 		pair(&p, s->label, cc);
 	}
 }
@@ -515,8 +516,9 @@ static void group_of(const struct metrics *m, const struct flow_key *addr,
 		     const struct geo_info *gi, struct flow_key *key)
 {
 	struct group_opts o = { .by = m->by };
-	struct host h = { .addr = *addr, .geo = *gi };
+	struct host h = { .addr = *addr };
 
+	host_set_geo(&h, gi);
 	group_key(&o, &h, key);
 }
 
@@ -531,7 +533,7 @@ static void feed(struct metrics *m, const struct flow_key *addr, const struct ge
 		const struct host *g = hosttab_find(m->group_tab, &key);
 
 		/* the labels' AS or country */
-		hosttab_own(m->group_tab, g)->geo = *gi;
+		host_set_geo(hosttab_own(m->group_tab, g), gi);
 	}
 }
 
@@ -573,8 +575,10 @@ static void answer_in(void *arg, const struct flow_key *addr, const struct geo_i
 	struct held *e =
 	    a->m->nheld ? bsearch(addr, a->m->held, a->m->nheld, sizeof(*e), key_cmp) : NULL;
 
-	if (h && !geo_placed(&h->geo))
-		hosttab_own(a->t, h)->geo = *gi;
+	struct geo_info was = h ? host_geo(h) : (struct geo_info){ 0 };
+
+	if (h && !geo_placed(&was))
+		host_set_geo(hosttab_own(a->t, h), gi);
 	if (e)
 		e->gi = *gi;
 }
@@ -598,31 +602,37 @@ static void feed_groups(struct metrics *m, struct hosttab *t, double interval)
 		geoq_take(m->q, answer_in, &a);
 	for (i = 0; i < n; i++) {
 		const struct host *h = hosttab_active_host(t, i);
+		struct geo_info gi = host_geo(h);
 		struct held *e = NULL;
 
-		if (!geo_placed(&h->geo) && (!m->q || geo_classify(&h->addr) != GEO_PUBLIC ||
-					     !(e = held_get(m, &h->addr, sorted))))
-			geo_locate(m->geo, &h->addr, &hosttab_own(t, h)->geo);
+		if (!geo_placed(&gi) && (!m->q || geo_classify(&h->addr) != GEO_PUBLIC ||
+					 !(e = held_get(m, &h->addr, sorted)))) {
+			geo_locate(m->geo, &h->addr, &gi);
+			host_set_geo(hosttab_own(t, h), &gi);
+		}
 		if (e)
 			counters_add(&e->delta, &h->delta);
 		else
-			feed(m, &h->addr, &h->geo, &h->delta);
+			feed(m, &h->addr, &gi, &h->delta);
 	}
 	m->held_sum = (struct flow_counters){ 0 };
 	for (i = j = 0; i < m->nheld; i++) {
 		struct held *e = &m->held[i];
 		const struct host *h = hosttab_find(t, &e->addr);
+		struct geo_info gi = h ? host_geo(h) : (struct geo_info){ 0 };
 
-		if (!geo_placed(&e->gi) && h && geo_placed(&h->geo))
-			e->gi = h->geo; /* placed meanwhile, by another look-up */
+		if (!geo_placed(&e->gi) && h && geo_placed(&gi))
+			e->gi = gi; /* placed meanwhile, by another look-up */
 		if (geo_placed(&e->gi)) {
 			feed(m, &e->addr, &e->gi, &e->delta);
 			continue;
 		}
 		if (!e->asked) { /* new, or the queue was full */
 			e->asked = geoq_ask(m->q, &e->addr);
-			if (e->asked && h && h->geo.class == GEO_NOT_LOOKED_UP)
-				hosttab_own(t, h)->geo.class = GEO_PENDING;
+			if (e->asked && h && gi.class == GEO_NOT_LOOKED_UP) {
+				gi.class = GEO_PENDING;
+				host_set_geo(hosttab_own(t, h), &gi);
+			}
 		}
 		counters_add(&m->held_sum, &e->delta);
 		m->held[j++] = *e;

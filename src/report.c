@@ -191,7 +191,7 @@ static void write_json_group(FILE *f, const struct report *r, const struct host 
 		json_string_or_null(f, "as_name", name);
 	if (cc[0])
 		fprintf(f, ",\"country\":\"%s\"", cc);
-	fprintf(f, ",\"hosts\":%u", (unsigned)h->members);
+	fprintf(f, ",\"hosts\":%u", (unsigned)host_members(h));
 }
 
 static void write_json(FILE *f, const struct report *r)
@@ -236,8 +236,11 @@ static void write_json(FILE *f, const struct report *r)
 			write_json_group(f, r, h);
 		} else {
 			fprintf(f, "{\"ip\":\"%s\"", fmt_addr(&h->addr, addr));
-			if (r->geo)
-				write_json_geo(f, r->geo, &h->geo);
+			if (r->geo) {
+				struct geo_info gi = host_geo(h);
+
+				write_json_geo(f, r->geo, &gi);
+			}
 		}
 		write_json_counters(f, &h->total);
 		for (k = 0; k < NRATES; k++)
@@ -321,7 +324,7 @@ static void write_csv(FILE *f, const struct report *r)
 
 		if (r->groups) {
 			csv_field(f, row_label(r, h, true, label));
-			fprintf(f, ",%u", (unsigned)h->members);
+			fprintf(f, ",%u", (unsigned)host_members(h));
 		} else {
 			fputs(fmt_addr(&h->addr, label), f);
 		}
@@ -414,7 +417,7 @@ static void write_text(FILE *f, const struct report *r)
 		fprintf(f, "%-39.39s",
 			fmt_visible(row_label(r, h, true, label), seen, sizeof(seen)));
 		if (r->groups)
-			fprintf(f, " %6u", (unsigned)h->members);
+			fprintf(f, " %6u", (unsigned)host_members(h));
 		fprintf(f, " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s",
 			(uint64_t)h->total.rx_packets, (uint64_t)h->total.rx_bytes,
 			(uint64_t)h->total.tx_packets, (uint64_t)h->total.tx_bytes,

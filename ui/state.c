@@ -64,9 +64,11 @@ void ui_locate(struct ui *u, bool every_host)
 		struct host *m = h ? hosttab_own(t, h) : NULL;
 
 		if (m)
-			geo_locate(u->geo, &m->addr, &m->geo);
+			host_locate(u->geo, m);
 		if (!every_host && m) {
-			v->rows[i].host.geo = m->geo;
+			struct geo_info gi = host_geo(m);
+
+			host_set_geo(&v->rows[i].host, &gi);
 			view_fill_geo(v, &v->rows[i]);
 		}
 	}

@@ -56,6 +56,7 @@ static int pick_cmp(const void *a, const void *b, void *arg)
 static bool passes(const struct view *v, const struct host *h, view_name_fn name, void *arg)
 {
 	char addr[FMT_ADDR_LEN], label[GROUP_LABEL_LEN];
+	struct geo_info gi = host_geo(h);
 	const char *nm;
 
 	if (v->member_of) {
@@ -74,10 +75,10 @@ static bool passes(const struct view *v, const struct host *h, view_name_fn name
 	 * shown, what they show too */
 	if (filter_match(&v->filter, &h->addr, fmt_addr(&h->addr, addr)))
 		return true;
-	if (v->optional && geo_placed(&h->geo)) {
+	if (v->optional && geo_placed(&gi)) {
 		char as[GROUP_LABEL_LEN], cc[16];
 
-		geo_format(v->geo_db, &h->geo, as, sizeof(as), cc, sizeof(cc));
+		geo_format(v->geo_db, &gi, as, sizeof(as), cc, sizeof(cc));
 		if (filter_match(&v->filter, &h->addr, as) ||
 		    filter_match(&v->filter, &h->addr, cc))
 			return true;
@@ -121,7 +122,9 @@ static void ifaces_text(const struct view *v, uint64_t links, char *buf, size_t 
 
 void view_fill_geo(const struct view *v, struct row *r)
 {
-	geo_format(v->geo_db, &r->host.geo, r->as, sizeof(r->as), r->cc, sizeof(r->cc));
+	struct geo_info gi = host_geo(&r->host);
+
+	geo_format(v->geo_db, &gi, r->as, sizeof(r->as), r->cc, sizeof(r->cc));
 }
 
 int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg)

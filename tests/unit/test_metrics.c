@@ -478,17 +478,17 @@ static void located(struct hosttab *t, const char *addr, uint32_t asn, const cha
 {
 	struct flow_key k = key(addr);
 	const struct host *h = hosttab_find(t, &k);
+	struct geo_info gi;
 
 	if (!ASSERT_TRUE(h))
 		return;
-	geo_lookup(NULL, &k, &hosttab_own(t, h)->geo); /* its class */
+	geo_lookup(NULL, &k, &gi); /* its class */
 	if (asn) {
-		struct host *m = hosttab_own(t, h);
-
-		m->geo.class = GEO_PUBLIC;
-		m->geo.asn = asn;
-		memcpy(m->geo.cc, cc, 2);
+		gi.class = GEO_PUBLIC;
+		gi.asn = asn;
+		memcpy(gi.cc, cc, 2);
 	}
+	host_set_geo(hosttab_own(t, h), &gi);
 }
 
 /* --metrics-group as: series per AS for the top busiest, the rest in as="other", summing
@@ -653,7 +653,7 @@ static void test_series_per_as_wait_for_the_worker(void)
 	/* placed, new in the top: its series from 0, what it had in other */
 	ASSERT_EQ(value_of(a.txt, tx, "as=\"15169\",as_name=\"GOOGLE\""), 0);
 	ASSERT_EQ(value_of(a.txt, tx, "as=\"other\""), 1000);
-	ASSERT_EQ(find_host(a.t, "8.8.8.8")->geo.asn, 15169);
+	ASSERT_EQ(host_geo(find_host(a.t, "8.8.8.8")).asn, 15169);
 	/* a placed host counts at once; a new one of the same AS waits, then joins it */
 	frame(a.t, "8.8.8.8", "10.0.0.1", 100);
 	frame(a.t, "8.8.4.4", "10.0.0.1", 50);

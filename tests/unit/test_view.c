@@ -92,9 +92,9 @@ static void make_rows(void)
 		r->share = v / 6;
 		r->host.total = (struct flow_counters){ i + 1, i + 1, i + 1, i + 1 };
 		r->host.links = (uint64_t)(i + 1);
-		r->host.members = (uint32_t)(i + 1);
-		r->host.geo.asn = (uint32_t)(i + 1);
-		r->host.geo.cc[1] = (char)('A' + i);
+		host_set_members(&r->host, (uint32_t)(i + 1));
+		host_set_geo(&r->host, &(struct geo_info){ .asn = (uint32_t)(i + 1),
+							   .cc = { 0, (char)('A' + i) } });
 	}
 }
 
