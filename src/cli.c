@@ -16,6 +16,7 @@
 #include "../bpf/flowtop.h"
 #include "columns.h"
 #include "iface.h"
+#include "playback.h"
 
 /* bounds, written out: the messages say them as they are (STR()) */
 #define MIN_DELAY 0.01
@@ -181,9 +182,9 @@ static const struct cli_option options[] = {
 	  "--metrics-top takes 0 to " STR(MAX_METRICS_TOP) " hosts, not '%s'" },
 	{ "ring-memory", 0, OPT_UINT, FIELD(ring_mib), 1, MAX_RING_MIB, NULL,
 	  "--ring-memory takes 1 to " STR(MAX_RING_MIB) " MiB, not '%s'" },
-	{ "speed", 0, OPT_DOUBLE, FIELD(speed), 0, CLI_MAX_SPEED, NULL,
+	{ "speed", 0, OPT_DOUBLE, FIELD(speed), 0, PLAYBACK_MAX_SPEED, NULL,
 	  "invalid speed '%s' (0 for as fast as it goes, or up to " STR(
-	      CLI_MAX_SPEED) " times the capture's)" },
+	      PLAYBACK_MAX_SPEED) " times the capture's)" },
 	{ "group", 0, OPT_PARSE, 0, 0, 0, parse_group,
 	  "--group takes host, prefix, as or country, not '%s'" },
 	{ "prefix", 0, OPT_PARSE, 0, 0, 0, parse_prefixes,

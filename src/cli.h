@@ -14,7 +14,6 @@
 #define FLOWTOP_VERSION		"0.2.0"
 #define CLI_DEFAULT_LIMIT	100  /* -L */
 #define CLI_DEFAULT_METRICS_TOP 100  /* --metrics-top */
-#define CLI_MAX_SPEED		1024 /* --speed */
 #define CLI_EXPR_LEN		4096 /* the longest filter expression, its NUL included */
 
 enum cli_color {

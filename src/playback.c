@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "capture.h"
-#include "cli.h"
 #include "replay.h"
 
 #define FRAMES_PER_RUN	 20000 /* frames fed between two looks at the keyboard */
@@ -160,9 +159,9 @@ void playback_step(struct playback *p)
 double playback_speed(struct playback *p, bool faster)
 {
 	if (faster)
-		p->speed = p->speed == 0 ? 0 : p->speed * 2 > CLI_MAX_SPEED ? 0 : p->speed * 2;
+		p->speed = p->speed == 0 ? 0 : p->speed * 2 > PLAYBACK_MAX_SPEED ? 0 : p->speed * 2;
 	else
-		p->speed = p->speed == 0 ? CLI_MAX_SPEED : fmax(p->speed / 2, SPEED_MIN);
+		p->speed = p->speed == 0 ? PLAYBACK_MAX_SPEED : fmax(p->speed / 2, SPEED_MIN);
 	if (p->speed > 0 && p->to == INT64_MAX)
 		p->to = replay_clock(p->replay);
 	/* as fast as it goes, a silence of years must not be years of samples */

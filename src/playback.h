@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define PLAYBACK_MAX_SPEED 1024 /* the fastest pace but "as fast as it goes" (--speed, +) */
+
 struct capture;
 struct pcapfile;
 struct playback;
@@ -41,7 +43,7 @@ bool playback_busy(const struct playback *p);
 /* p: the clock stops (or goes on); '.': stopped, one more sample (a turn follows). */
 void playback_pause(struct playback *p);
 void playback_step(struct playback *p);
-/* Twice (past CLI_MAX_SPEED: as fast as it goes) or half as fast; the pace after. */
+/* Twice (past PLAYBACK_MAX_SPEED: as fast as it goes) or half as fast; the pace after. */
 double playback_speed(struct playback *p, bool faster);
 
 /* The header's "capture 2025-12-05 12:00:03.250  x1  paused". */

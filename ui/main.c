@@ -274,13 +274,47 @@ static struct batch_config batch_config_of(const struct cli_opts *o)
 				      .expr = o->expr[0] ? o->expr : NULL };
 }
 
+/* --color, as the screen's theme takes it. */
+static enum theme_color theme_color_of(enum cli_color color)
+{
+	switch (color) {
+	case CLI_COLOR_ALWAYS:
+		return THEME_COLOR_ALWAYS;
+	case CLI_COLOR_NEVER:
+		return THEME_COLOR_NEVER;
+	case CLI_COLOR_AUTO:
+		break;
+	}
+	return THEME_COLOR_AUTO;
+}
+
+/* The screen's part of the command line. */
+static struct screen_config screen_config_of(const struct cli_opts *o)
+{
+	return (struct screen_config){ .delay = o->delay,
+				       .speed = o->speed,
+				       .snapshot = o->snapshot,
+				       .netns = o->netns,
+				       .expr = o->expr[0] ? o->expr : NULL,
+				       .filter = o->filter,
+				       .group = o->group,
+				       .sort = (enum col_id)o->sort_column,
+				       .columns = o->columns,
+				       .names = !o->numeric,
+				       .mouse = !o->no_mouse,
+				       .color = theme_color_of(o->color) };
+}
+
 /* The run, with the batch output or the screen as its sink. */
 static enum outcome hand_over(struct start *s)
 {
+	struct screen_config sc;
 	struct batch_config bc;
 
-	if (!s->opts.batch)
-		return (enum outcome)ui_run(s->cap, &s->opts, s->exp, s->pf, s->geo, s->why);
+	if (!s->opts.batch) {
+		sc = screen_config_of(&s->opts);
+		return (enum outcome)ui_run(s->cap, &sc, s->exp, s->pf, s->geo, s->why);
+	}
 	bc = batch_config_of(&s->opts);
 	return batch_run(s->cap, s->pf, &bc, s->exp, s->geo);
 }

@@ -42,7 +42,7 @@ static struct {
 	bool table; /* a table was drawn (not too small, no box over it) */
 } drawn;
 
-void screen_init(enum cli_color color, bool mouse)
+void screen_init(enum theme_color color, bool mouse)
 {
 	setlocale(LC_ALL, "");
 	utf8 = spark_utf8_locale();

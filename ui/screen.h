@@ -9,11 +9,11 @@
 #include <net/if.h>
 
 #include "capture.h"
-#include "cli.h"
 #include "convo.h"
 #include "graph.h"
 #include "iface.h"
 #include "picker.h"
+#include "theme.h"
 #include "totals.h"
 #include "view.h"
 
@@ -48,7 +48,7 @@ struct screen_state {
 };
 
 /* Sets the terminal up: colours as `color` says (theme.h), the mouse on or not. */
-void screen_init(enum cli_color color, bool mouse);
+void screen_init(enum theme_color color, bool mouse);
 void screen_end(void);
 
 /* Asks for mouse clicks and the wheel, or leaves the mouse to the terminal (selecting

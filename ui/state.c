@@ -165,8 +165,8 @@ void ui_follow_links(struct ui *u)
 
 void ui_default_dump_name(struct ui *u, char *buf, size_t len)
 {
-	if (u->opts->snapshot)
-		snprintf(buf, len, "%s", u->opts->snapshot);
+	if (u->cfg->snapshot)
+		snprintf(buf, len, "%s", u->cfg->snapshot);
 	else
 		snapshot_default_name(capture_name(u->cap), buf, len);
 }
@@ -180,7 +180,7 @@ void ui_prompt(struct ui *u, enum prompt_kind kind, const char *old)
 const char *ui_expression(struct ui *u)
 {
 	if (u->play)
-		return u->opts->expr[0] ? u->opts->expr : NULL;
+		return u->cfg->expr;
 	return capture_expression(u->cap);
 }
 

@@ -28,10 +28,10 @@ bool theme_auto_wants_color(const char *no_color, bool terminal_has_colors)
 	return terminal_has_colors && !(no_color && *no_color);
 }
 
-bool theme_init(enum cli_color mode)
+bool theme_init(enum theme_color mode)
 {
-	bool color = mode == CLI_COLOR_ALWAYS ? has_colors()
-		     : mode == CLI_COLOR_NEVER
+	bool color = mode == THEME_COLOR_ALWAYS ? has_colors()
+		     : mode == THEME_COLOR_NEVER
 			 ? false
 			 : theme_auto_wants_color(getenv("NO_COLOR"), has_colors());
 	bool default_bg;

@@ -10,7 +10,12 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "cli.h"
+/* Colour or not (--color, mapped by main.c). */
+enum theme_color {
+	THEME_COLOR_AUTO,   /* when the terminal has colours and NO_COLOR is unset or empty */
+	THEME_COLOR_ALWAYS, /* whenever the terminal can */
+	THEME_COLOR_NEVER,
+};
 
 enum theme_role {
 	THEME_BAR_LINE, /* the title line and the key footer */
@@ -24,7 +29,7 @@ enum theme_role {
 };
 
 /* Chooses colour or monochrome for `mode` (after initscr). Returns whether colour. */
-bool theme_init(enum cli_color mode);
+bool theme_init(enum theme_color mode);
 
 /* Whether --color=auto would use colours, from NO_COLOR and has_colors alone. */
 bool theme_auto_wants_color(const char *no_color, bool terminal_has_colors);

@@ -44,7 +44,7 @@ static void draw(struct ui *u)
 		.view = ui_view(u),
 		.totals = capture_totals(u->cap),
 		.iface = capture_name(u->cap),
-		.netns = u->opts->netns,
+		.netns = u->cfg->netns,
 		.expr = ui_expression(u),
 		.iface_up = capture_up(u->cap),
 		.replay = u->play ? playback_clock(u->play) : NULL,
@@ -167,7 +167,7 @@ static int dump(struct ui *u, const char *path, size_t *written, char *err, size
 static int exit_snapshot(struct ui *u, const char *path, char *err, size_t errlen)
 {
 	struct report r = { .iface = capture_name(u->cap),
-			    .netns = u->opts->netns,
+			    .netns = u->cfg->netns,
 			    .expr = ui_expression(u),
 			    .totals = capture_totals(u->cap),
 			    .geo = u->geo };
@@ -441,7 +441,7 @@ static void ui_start(void *arg, struct run *run)
 	ui_build_groups(u); /* a capture file's groups look nothing up aside: after play */
 	if (u->geo_said && u->geo_said[0])
 		ui_status(u, "%s", u->geo_said);
-	screen_init(u->opts->color, u->mouse);
+	screen_init(u->cfg->color, u->mouse);
 	u->screen_on = true;
 	ui_rebuild(u);
 	draw(u);
@@ -507,28 +507,28 @@ static const struct run_sink_ops ui_sink = {
 	.say = ui_say,
 };
 
-int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
+int ui_run(struct capture *c, const struct screen_config *cfg, struct exporter *exp,
 	   struct pcapfile *pf, struct geo *geo, const char *geo_said)
 {
 	struct ui u = {
-		.cap = c, .opts = opts, .exp = exp, .dns_fd = -1, .geo = geo, .group = opts->group
+		.cap = c, .cfg = cfg, .exp = exp, .dns_fd = -1, .geo = geo, .group = cfg->group
 	};
-	struct run_config cfg = { .delay = opts->delay,
-				  .speed = opts->speed,
-				  .snapshot = opts->snapshot,
-				  .netns = opts->netns };
+	struct run_config rc = { .delay = cfg->delay,
+				 .speed = cfg->speed,
+				 .snapshot = cfg->snapshot,
+				 .netns = cfg->netns };
 	enum outcome status;
 
 	view_init(&u.main);
 	u.main.bits = true;
-	u.main.names = !opts->numeric;
-	u.main.sort = (enum col_id)opts->sort_column;
-	u.main.filter = opts->filter;
+	u.main.names = cfg->names;
+	u.main.sort = cfg->sort;
+	u.main.filter = cfg->filter;
 	u.main.geo_db = geo;
-	u.main.optional = opts->columns;
+	u.main.optional = cfg->columns;
 	view_init(&u.group_view);
 	u.group_view.bits = true;
-	u.group_view.filter = opts->filter;
+	u.group_view.filter = cfg->filter;
 	u.group_view.sort = u.main.sort;
 	/* the signals are blocked before the resolver thread starts, which inherits the
 	 * mask: a signal then always reaches the run's signalfd, never a thread */
@@ -537,9 +537,9 @@ int ui_run(struct capture *c, const struct cli_opts *opts, struct exporter *exp,
 		u.dns = dns_new(&u.dns_fd);
 	capture_cost(c); /* statistics were switched on by main, if they could be */
 	u.attached_at = ui_now();
-	u.mouse = !opts->no_mouse;
+	u.mouse = cfg->mouse;
 	u.geo_said = geo_said;
-	status = run(c, pf, exp, &cfg, &ui_sink, &u);
+	status = run(c, pf, exp, &rc, &ui_sink, &u);
 	u.play = NULL; /* the run's, freed with it */
 	dns_free(u.dns);
 	ui_close_conversations(&u);

@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "capture.h"
-#include "cli.h"
 #include "convo.h"
 #include "dns.h"
 #include "fmt.h"
@@ -21,6 +20,7 @@
 #include "picker.h"
 #include "playback.h"
 #include "screen.h"
+#include "ui.h"
 #include "view.h"
 
 struct run;
@@ -41,7 +41,7 @@ enum prompt_kind {
 
 struct ui {
 	struct capture *cap;
-	const struct cli_opts *opts;
+	const struct screen_config *cfg;	/* what the command line asked of the screen */
 	struct exporter *exp;			/* --listen, or NULL */
 	struct view main;			/* the hosts (of one group, once opened) */
 	struct geo *geo;			/* the location database, or NULL */
