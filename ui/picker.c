@@ -1,40 +1,41 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* picker.c: the interface picker (see picker.h): the interfaces and their states, the
- * marks, and what Enter chooses. */
+ * marks, the scroll, and what Enter chooses. Calls nothing else of the screen's. */
+#include "picker.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "capture.h"
 #include "keys.h"
-#include "picker.h"
-#include "ui_state.h"
 
 /* Whether name is watched now: the one interface, one of a list's, or "any". */
-static bool watched(struct ui *u, const char *name)
+static bool watched(const struct capture *c, const char *name)
 {
 	const struct iface_watch *l;
 	size_t n, i;
 
-	if (capture_any(u->cap))
+	if (capture_any(c))
 		return !strcmp(name, IFACE_ANY);
-	l = capture_links(u->cap, &n);
+	l = capture_links(c, &n);
 	for (i = 0; i < n; i++)
 		if (!l[i].gone && !strcmp(l[i].info.name, name))
 			return true;
 	return false;
 }
 
-static void add(struct ui *u, const char *name, const char *state)
+static void add(struct picker *p, const struct capture *c, const char *name, const char *state)
 {
-	int n = u->picker.count++;
+	int n = p->count++;
 
-	snprintf(u->picker.names[n], IF_NAMESIZE, "%s", name);
-	u->picker.states[n] = state;
-	u->picker.now[n] = watched(u, name);
+	snprintf(p->names[n], IF_NAMESIZE, "%s", name);
+	p->states[n] = state;
+	p->now[n] = watched(c, name);
 	/* a list is marked as it is, so Enter keeps it and space changes it */
-	u->picker.marked[n] = u->picker.now[n] && !capture_any(u->cap) && capture_several(u->cap);
-	if (u->picker.now[n] && !u->picker.now[u->picker.selected])
-		u->picker.selected = n;
+	p->marked[n] = p->now[n] && !capture_any(c) && capture_several(c);
+	if (p->now[n] && !p->now[p->selected])
+		p->selected = n;
 }
 
 int picker_top(const struct picker *p, int rows)
@@ -57,17 +58,17 @@ void picker_follow(struct picker *p, int rows)
 	p->top = picker_top(p, rows);
 }
 
-void ui_open_picker(struct ui *u)
+void picker_open(struct picker *p, const struct capture *c, int rows)
 {
 	struct if_nameindex *all = iface_nameindex(), *i;
 	struct iface_info info;
 
-	u->picker.count = 0;
-	u->picker.selected = 0;
-	u->picker.top = 0;
-	add(u, IFACE_ANY, "all");
-	for (i = all; i && i->if_index && u->picker.count < PICKER_MAX; i++)
-		add(u, i->if_name,
+	p->count = 0;
+	p->selected = 0;
+	p->top = 0;
+	add(p, c, IFACE_ANY, "all");
+	for (i = all; i && i->if_index && p->count < PICKER_MAX; i++)
+		add(p, c, i->if_name,
 		    iface_get(i->if_name, &info) ? "?"
 		    : !info.supported		 ? "unknown link type"
 		    : !info.up			 ? "down"
@@ -75,92 +76,88 @@ void ui_open_picker(struct ui *u)
 						 : "no-carrier");
 	if (all)
 		iface_freenameindex(all);
-	picker_follow(&u->picker, screen_picker_rows()); /* the one watched, in view */
+	picker_follow(p, rows); /* the one watched, in view */
 }
 
 /* What Enter picks: the marked interfaces ("any" among them wins), or the one
  * selected. */
-static void picked(const struct ui *u, struct iface_names *list)
+static void picked(const struct picker *p, struct iface_names *list)
 {
 	int i;
 
 	iface_names_clear(list);
-	for (i = 0; i < u->picker.count; i++)
-		if (u->picker.marked[i] && iface_names_add(list, u->picker.names[i]))
+	for (i = 0; i < p->count; i++)
+		if (p->marked[i] && iface_names_add(list, p->names[i]))
 			break; /* as many as a list holds */
 	if (!list->text[0])
-		iface_names_add(list, u->picker.names[u->picker.selected]);
+		iface_names_add(list, p->names[p->selected]);
 }
 
 /* Whether the entry k is among what Enter picked. */
-static bool is_picked(const struct ui *u, int k)
+static bool is_picked(const struct picker *p, int k)
 {
 	size_t i;
 
-	if (u->picker.picked.any)
-		return !strcmp(u->picker.names[k], IFACE_ANY);
-	for (i = 0; i < u->picker.picked.n; i++)
-		if (!strcmp(u->picker.picked.names[i], u->picker.names[k]))
+	if (p->picked.any)
+		return !strcmp(p->names[k], IFACE_ANY);
+	for (i = 0; i < p->picked.n; i++)
+		if (!strcmp(p->picked.names[i], p->names[k]))
 			return true;
 	return false;
 }
 
 /* Whether Enter picked what is watched now, every interface of it still there: then
  * nothing is to be attached again, nor counted anew. */
-static bool picked_is_watched(const struct ui *u)
+static bool picked_is_watched(const struct picker *p, const struct capture *c, bool iface_lost)
 {
 	const struct iface_watch *l;
 	size_t n, i, live = 0, listed = 0;
 	int k;
 
-	if (u->iface_lost)
+	if (iface_lost)
 		return false;
-	for (k = 0; k < u->picker.count; k++) {
-		if (is_picked(u, k) != u->picker.now[k])
+	for (k = 0; k < p->count; k++) {
+		if (is_picked(p, k) != p->now[k])
 			return false;
-		listed += u->picker.now[k];
+		listed += p->now[k];
 	}
-	if (capture_any(u->cap))
+	if (capture_any(c))
 		return listed == 1;
-	l = capture_links(u->cap, &n);
+	l = capture_links(c, &n);
 	for (i = 0; i < n; i++)
 		live += !l[i].gone;
 	return live == n && listed == n; /* none gone, none past the list's end */
 }
 
-static bool picker_key(struct ui *u, int ch);
-
-bool ui_picker_key(struct ui *u, int ch)
-{
-	bool chose = picker_key(u, ch);
-
-	picker_follow(&u->picker, screen_picker_rows());
-	return chose;
-}
-
-static bool picker_key(struct ui *u, int ch)
+static enum picker_answer key(struct picker *p, int ch, const struct capture *c, bool iface_lost)
 {
 	if (ch == KEY_UP || ch == 'k')
-		u->picker.selected = u->picker.selected > 0 ? u->picker.selected - 1 : 0;
+		p->selected = p->selected > 0 ? p->selected - 1 : 0;
 	else if (ch == KEY_DOWN || ch == 'j')
-		u->picker.selected += u->picker.selected + 1 < u->picker.count;
+		p->selected += p->selected + 1 < p->count;
 	else if (ch == KEY_HOME)
-		u->picker.selected = 0;
+		p->selected = 0;
 	else if (ch == KEY_END)
-		u->picker.selected = u->picker.count - 1;
+		p->selected = p->count - 1;
 	else if (ch == ' ')
-		u->picker.marked[u->picker.selected] = !u->picker.marked[u->picker.selected];
+		p->marked[p->selected] = !p->marked[p->selected];
 	else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
 		bool same;
 
-		picked(u, &u->picker.picked);
-		same = picked_is_watched(u);
-		u->picker.count = 0;
-		if (same)
-			ui_status(u, "already watching %s: the counters go on",
-				  capture_name(u->cap));
-		return !same;
+		picked(p, &p->picked);
+		same = picked_is_watched(p, c, iface_lost);
+		p->count = 0;
+		return same ? PICKER_SAME : PICKER_CHOSE;
 	} else if (ch == KEY_ESC || ch == 'q' || ch == 'i')
-		u->picker.count = 0;
-	return false;
+		p->count = 0;
+	return PICKER_ON;
+}
+
+enum picker_answer picker_key(struct picker *p, int ch, const struct capture *c, bool iface_lost,
+			      int rows)
+{
+	enum picker_answer a = key(p, ch, c, iface_lost);
+
+	picker_follow(p, rows);
+	return a;
 }

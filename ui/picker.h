@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* picker.h: the interface picker, a box over the table: "any", then every interface
- * with its state; space marks several, Enter chooses. The loop does the switch. */
+ * with its state; space marks several, Enter chooses. Its state and keys alone: the loop
+ * (ui.c) tells it how many entries the box shows and does the switch, the drawing
+ * (screen.c) shows it. */
 #ifndef FLOWTOP_PICKER_H
 #define FLOWTOP_PICKER_H
 
@@ -23,19 +25,30 @@ struct picker {
 	struct iface_names picked;	/* what Enter chose */
 };
 
-struct ui;
+struct capture;
 
 /* The first entry to show of `rows`, nearest p->top, for p->selected to show among them;
  * picker_follow() keeps it in p->top. */
 int picker_top(const struct picker *p, int rows);
 void picker_follow(struct picker *p, int rows);
 
-/* Opens it, the interfaces watched now marked as such. */
-void ui_open_picker(struct ui *u);
-/* A key while it is open: Up, Down (k, j), Home and End select, Space marks; true when
- * Enter chose other interfaces (in u->picker.picked: those marked, "any" among them winning,
- * else the one selected) than those watched, which it only closes, the counters going
- * on; Esc closes it too. */
-bool ui_picker_key(struct ui *u, int ch);
+/* Opens it, the interfaces c watches now marked as such, the one selected among the
+ * first `rows` shown (screen_picker_rows()). */
+void picker_open(struct picker *p, const struct capture *c, int rows);
+
+/* What a key did to the picker. */
+enum picker_answer {
+	PICKER_ON,    /* a selection or a mark moved; or Esc (q, i) closed it */
+	PICKER_SAME,  /* Enter chose what c watches (iface_lost: never): closed, the
+		       * counters go on */
+	PICKER_CHOSE, /* Enter chose other interfaces, in p->picked: closed */
+};
+
+/* A key while it is open: Up, Down (k, j), Home and End select, Space marks, Enter
+ * chooses (those marked, "any" among them winning, else the one selected), Esc closes;
+ * the selection kept among `rows` shown. iface_lost: every interface c watched is
+ * gone. */
+enum picker_answer picker_key(struct picker *p, int ch, const struct capture *c, bool iface_lost,
+			      int rows);
 
 #endif

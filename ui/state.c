@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* state.c: the screen's state and what it shows from it: which view is on screen, its
  * rows built from the hosts (or groups, or conversations), the hosts' places, the
- * status line. What the loop (ui.c), the keys (actions.c) and the picker share; it
- * calls none of them. */
+ * status line. What the loop (ui.c) and the keys (actions.c) share; it calls neither,
+ * and of the drawing (screen.c) only its measures (the table's rows, the graph's
+ * default), which call nothing back. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -315,6 +315,12 @@ static void ui_file_end(void *arg, struct run *run, int status, const char *why,
 	u->status_until = INFINITY;
 }
 
+/* The interface picker, its box as tall as the terminal lets it be. */
+static void open_picker(struct ui *u)
+{
+	picker_open(&u->picker, u->cap, screen_picker_rows());
+}
+
 /* What a key or a click left to do (enum ui_reaction). */
 static void react(struct ui *u, unsigned what)
 {
@@ -325,7 +331,7 @@ static void react(struct ui *u, unsigned what)
 	if (what & REACT_REPAINT)
 		clearok(curscr, TRUE);
 	if (what & REACT_PICKER)
-		ui_open_picker(u);
+		open_picker(u);
 	if (what & REACT_PLAY_PAUSE)
 		playback_pause(u->play);
 	if (what & REACT_PLAY_STEP) {
@@ -382,8 +388,17 @@ static void handle_key(struct ui *u, int ch)
 	else if (u->prompt != PROMPT_NONE)
 		prompt_key(u, ch);
 	else if (u->picker.count > 0) {
-		if (ui_picker_key(u, ch))
+		switch (picker_key(&u->picker, ch, u->cap, u->iface_lost, screen_picker_rows())) {
+		case PICKER_CHOSE:
 			switch_to(u, &u->picker.picked);
+			break;
+		case PICKER_SAME:
+			ui_status(u, "already watching %s: the counters go on",
+				  capture_name(u->cap));
+			break;
+		case PICKER_ON:
+			break;
+		}
 	} else {
 		react(u, ui_table_key(u, ch));
 	}
@@ -400,7 +415,7 @@ static void ui_link(void *arg, struct run *run, int err, const char *msg)
 		ui_status(u, "%s %s disappeared: pick another (i)",
 			  capture_several(u->cap) ? "interfaces" : "interface",
 			  capture_name(u->cap));
-		ui_open_picker(u);
+		open_picker(u);
 	} else if (!err && msg[0]) {
 		ui_status(u, "%s", msg);
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* ui_state.h: the screen's state, private to ui/, and what reads and builds it
- * (state.c): the loop (ui.c), the key and mouse actions (actions.c) and the interface
- * picker (picker.c) share it. Those two return what they want done (keys.h's
- * reactions, the picker's choice) and the loop does it: none calls the loop. */
+ * (state.c): the loop (ui.c) and the key and mouse actions (actions.c) share it. Those
+ * return what they want done (keys.h's reactions) and the loop does it, as it does the
+ * interface picker's choice (picker.h, which knows only its own struct picker): none
+ * calls the loop. */
 #ifndef FLOWTOP_UI_STATE_H
 #define FLOWTOP_UI_STATE_H
 
