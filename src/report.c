@@ -194,19 +194,27 @@ static void write_json_group(FILE *f, const struct report *r, const struct host 
 	fprintf(f, ",\"hosts\":%u", (unsigned)host_members(h));
 }
 
+void report_json_head(FILE *f, const struct timespec *ts, int digits, const char *iface,
+		      const char *file, const char *expr)
+{
+	char when[FMT_TIME_LEN];
+
+	fmt_time_rfc3339_digits(ts, digits ? digits : 3, when);
+	fprintf(f, "{\"time\":\"%s\",\"%s\":", when, file ? "file" : "interface");
+	report_json_string(f, file ? file : iface);
+	if (expr) {
+		fputs(",\"expression\":", f);
+		report_json_string(f, expr);
+	}
+}
+
 static void write_json(FILE *f, const struct report *r)
 {
 	const struct flow_totals *t = r->totals;
-	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN];
+	char addr[FMT_ADDR_LEN];
 	size_t i, k;
 
-	fprintf(f, "{\"time\":\"%s\",\"%s\":", report_time(r, when),
-		r->file ? "file" : "interface");
-	report_json_string(f, r->file ? r->file : r->iface);
-	if (r->expr) {
-		fputs(",\"expression\":", f);
-		report_json_string(f, r->expr);
-	}
+	report_json_head(f, &r->time, r->time_digits, r->iface, r->file, r->expr);
 	if (r->netns) {
 		fputs(",\"netns\":", f);
 		report_json_string(f, r->netns);

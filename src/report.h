@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* report.h: one sample as text, JSON or CSV: batch output and snapshots alike. */
+/* report.h: one sample as text, JSON or CSV: batch output and snapshots alike; and the
+ * members a sample's JSON begins with, which the screen's dumps share. */
 #ifndef FLOWTOP_REPORT_H
 #define FLOWTOP_REPORT_H
 
@@ -59,6 +60,13 @@ enum report_format report_format_for(const char *path);
 
 /* Writes s as a CSV field in quotes, its quotes doubled. */
 void report_csv_quoted(FILE *f, const char *s);
+/* Opens a JSON object with the members a sample, a snapshot and the screen's dump begin
+ * with: {"time":"2026-12-03T10:28:58.123Z" (ts in UTC, `digits` of the second, 1 to 9;
+ * 0: 3), then "interface":iface, or "file":file when file is not NULL (a capture file
+ * read), then "expression":expr when expr is not NULL. The caller writes the members
+ * after them and the closing brace. */
+void report_json_head(FILE *f, const struct timespec *ts, int digits, const char *iface,
+		      const char *file, const char *expr);
 /* Writes s as a JSON string literal, quotes included; a byte that is not part of valid
  * UTF-8 (interface names are bytes) is written as \u00XX, its Latin-1 code point. */
 void report_json_string(FILE *f, const char *s);

@@ -119,18 +119,13 @@ static void write_csv(FILE *f, const struct dump *d)
 static void write_json(FILE *f, const struct dump *d)
 {
 	const struct view *v = d->v;
-	char when[FMT_TIME_LEN], addr[FMT_ADDR_LEN];
+	char addr[FMT_ADDR_LEN];
 	struct timespec now;
 	size_t i;
 	int c;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	fprintf(f, "{\"time\":\"%s\",\"interface\":", fmt_time_rfc3339(&now, when));
-	report_json_string(f, d->iface);
-	if (d->expr) {
-		fputs(",\"expression\":", f);
-		report_json_string(f, d->expr);
-	}
+	report_json_head(f, &now, 0, d->iface, NULL, d->expr);
 	if (d->focus) {
 		fputs(",\"conversations_of\":", f);
 		report_json_string(f, d->focus);

@@ -254,6 +254,30 @@ static void test_json_strings_escape_invalid_utf8(void)
 	ASSERT_STREQ(sh(cmd), "4");
 }
 
+static const char *json_head_of(int digits, const char *iface, const char *file, const char *expr)
+{
+	static char buf[256];
+	struct timespec ts = { .tv_sec = 1796293738, .tv_nsec = 123456789 };
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	report_json_head(f, &ts, digits, iface, file, expr);
+	fclose(f);
+	return buf;
+}
+
+/* The members a sample, a snapshot and the screen's dump open with, as they are. */
+static void test_json_head(void)
+{
+	ASSERT_STREQ(json_head_of(0, "eth0", NULL, NULL),
+		     "{\"time\":\"2026-12-03T10:28:58.123Z\",\"interface\":\"eth0\"");
+	ASSERT_STREQ(json_head_of(6, "eth0", "a.pcap", "tcp port 443"),
+		     "{\"time\":\"2026-12-03T10:28:58.123456Z\",\"file\":\"a.pcap\","
+		     "\"expression\":\"tcp port 443\"");
+	ASSERT_STREQ(json_head_of(3, "eth0,wg0", NULL, "a\"b"),
+		     "{\"time\":\"2026-12-03T10:28:58.123Z\",\"interface\":\"eth0,wg0\","
+		     "\"expression\":\"a\\\"b\"");
+}
+
 static void test_text_has_header_and_rows(void)
 {
 	char path[256], cmd[512];
@@ -750,6 +774,7 @@ int main(void)
 	RUN_TEST(test_json_and_text_name_the_interfaces);
 	RUN_TEST(test_json_strings_escape_invalid_utf8);
 	RUN_TEST(test_csv_cells_are_inert);
+	RUN_TEST(test_json_head);
 	RUN_TEST(test_text_has_header_and_rows);
 	RUN_TEST(test_format_by_extension);
 	RUN_TEST(test_snapshot_replaces_whole_file);
