@@ -36,21 +36,28 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libbpf libelf zlib ncursesw libcap-n
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs libbpf libelf zlib ncursesw libcap-ng libmicrohttpd libpcap libloc)
 BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(if $(WERROR),-Werror) $(SANFLAGS) $(CPPFLAGS) $(CFLAGS) \
 	$(PKG_CFLAGS) -MMD -MP
-# each layer sees only itself and the layers below: bpf/ < src/ < ui/ (ui/main.c on top)
-SRC_CFLAGS = $(BASE_CFLAGS) -I$(OUT) -Ibpf -Isrc
-UI_CFLAGS = $(BASE_CFLAGS) -Isrc -Iui
-ALL_CFLAGS = $(UI_CFLAGS) -Ibpf
+# the layers, bottom first (the README's "Source layout" says what each holds): a
+# directory builds with the include paths of itself and the layers below it only, so an
+# include of a higher layer's header does not compile (tests/layers.py checks the rest)
+LAYERS := bpf src/util src/kernel src/expr src/count src/model src/output src/run ui src/app
+# the layers from the bottom up to $1
+upto = $(firstword $2) $(if $(filter $1,$(firstword $2)),,$(call upto,$1,$(wordlist 2,$(words $2),$2)))
+layer_cflags = $(BASE_CFLAGS) $(addprefix -I,$(call upto,$1,$(LAYERS)))
+ALL_CFLAGS = $(BASE_CFLAGS) $(addprefix -I,$(LAYERS))
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Werror=undef -I/usr/include/$(MULTIARCH) -Ibpf
 
-LIB_SRCS := $(wildcard src/*.c) $(filter-out ui/main.c,$(wildcard ui/*.c))
+CODE_DIRS := $(filter-out bpf,$(LAYERS))
+LIB_SRCS := $(filter-out src/app/main.c,$(foreach d,$(CODE_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(wildcard tests/unit/test_*.c))
 KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRCS := src/cli.c src/fmt.c src/filter.c src/columns.c src/hosttab.c src/iface.c src/pcapfile.c src/groups.c src/geo.c src/geoq.c src/workq.c src/expr.c src/cbpf.c src/judge.c
+FUZZ_SRCS := src/app/cli.c src/util/fmt.c src/model/rowfilter.c src/model/columns.c src/count/hosttab.c \
+	src/kernel/iface.c src/count/pcapfile.c src/model/groups.c src/model/geo.c src/model/geoq.c \
+	src/util/workq.c src/expr/expr.c src/expr/cbpf.c src/expr/judge.c
 FUZZ_SECONDS ?= 300
-FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*.c src/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
+FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*/*.c src/*/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
 
 .PHONY: all deps test-deps kernel-deps deb run check check-fast check-kernels check-e2e check-stress tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
 .DELETE_ON_ERROR:
@@ -128,7 +135,7 @@ plain:
 	$(Q)$(MAKE) --no-print-directory SAN=0 flowtop
 endif
 
-$(OUT) $(OUT)/src $(OUT)/ui $(OUT)/tests $(OUT)/fuzz:
+$(OUT) $(OUT)/tests $(OUT)/fuzz:
 	$(Q)mkdir -p $@
 
 $(OUT)/flowtop.bpf.o: bpf/flowtop.bpf.c bpf/flowtop.h | $(OUT)
@@ -139,19 +146,20 @@ $(OUT)/flowtop.skel.h: $(OUT)/flowtop.bpf.o
 	$(call say,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name flowtop_bpf > $@
 
-$(OUT)/src/%.o: src/%.c $(OUT)/flowtop.skel.h | $(OUT)/src
-	$(call say,CC,$@)
-	$(Q)$(CC) $(SRC_CFLAGS) -c $< -o $@
+# the loader embeds the skeleton, which only its layer sees
+$(OUT)/src/kernel/%.o: EXTRA_INCLUDES := -I$(OUT)
+$(filter $(OUT)/src/kernel/%,$(LIB_OBJS)): $(OUT)/flowtop.skel.h
 
-$(OUT)/ui/%.o: ui/%.c | $(OUT)/ui
+$(OUT)/%.o: %.c
 	$(call say,CC,$@)
-	$(Q)$(CC) $(UI_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(call layer_cflags,$(patsubst %/,%,$(dir $<))) $(EXTRA_INCLUDES) -c $< -o $@
 
 $(OUT)/libflowtop.a: $(LIB_OBJS)
 	$(call say,AR,$@)
 	$(Q)$(AR) rcs $@ $^
 
-$(BIN): $(OUT)/ui/main.o $(OUT)/libflowtop.a
+$(BIN): $(OUT)/src/app/main.o $(OUT)/libflowtop.a
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PKG_LIBS) -lm -lpthread -o $@
 
@@ -228,10 +236,10 @@ lint-man:
 
 # libFuzzer targets for every parser of user input: options, filter, sort column,
 # capture files
-$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*.h) | $(OUT)/fuzz
+$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*/*.h) | $(OUT)/fuzz
 	$(call say,FUZZ,$@)
 	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-Isrc -Ibpf $< $(FUZZ_SRCS) -lm -lpcap -lloc -lpthread -o $@
+		$(addprefix -I,$(LAYERS)) $< $(FUZZ_SRCS) -lm -lpcap -lloc -lpthread -o $@
 
 # each target for FUZZ_SECONDS (make check runs them for a few seconds each)
 fuzz: $(FUZZ_TARGETS)
@@ -261,4 +269,4 @@ format:
 clean:
 	rm -rf .output .output-san flowtop
 
--include $(wildcard $(OUT)/src/*.d $(OUT)/ui/*.d $(OUT)/tests/*.d $(OUT)/bench/*.d)
+-include $(wildcard $(addsuffix /*.d,$(addprefix $(OUT)/,$(CODE_DIRS))) $(OUT)/tests/*.d $(OUT)/bench/*.d)

@@ -8,7 +8,7 @@
  * 1,000,000 records of distinct sources, drained 20,000 at a time, each new source
  * evicting the host idle the longest; CPU time per record, median of 5 rounds. Then a
  * sample's group build by AS while 65,536 new public sources arrive, their look-ups in
- * the location database made in place and made aside by the worker (src/geoq.h): the
+ * the location database made in place and made aside by the worker (src/model/geoq.h): the
  * build's time as the sample waits for it, and when the last answer is in.
  *
  *   tick N...      e.g. tick 1000 10000 100000 1000000 (no root needed) */

@@ -948,7 +948,7 @@ struct {
 	},
 };
 
-/* In flowtop_count's place while a filter expression is in force (src/gate.c): the
+/* In flowtop_count's place while a filter expression is in force (src/expr/gate.c): the
  * frame's start as flowtop_count takes it, into cb[] for the judge. */
 SEC("socket")
 int flowtop_gate(struct __sk_buff *skb)

@@ -81,7 +81,7 @@ struct flow_spill_key {
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
 /* The ring protocol, the one statement of it: how the filter hands frames to user space
- * and user space takes them. bpf/flowtop.bpf.c and src/sampler.c point here and keep
+ * and user space takes them. bpf/flowtop.bpf.c and src/count/sampler.c point here and keep
  * only what is local to their code.
  *
  * Rings. Each CPU has a ring of 16-byte slots (union flow_ring_slot; a power of two of
@@ -194,7 +194,7 @@ struct flow_spill {
 /* The filter's counters, the one list of them: X(field, JSON key, text label,
  * Prometheus family, help), a NULL name where an output leaves the field out. struct
  * flow_stats is made from it, and so are user space's sums and deltas of it and every
- * output of them (src/sampler.c, src/report.c, src/metrics.c, ui/screen.c). */
+ * output of them (src/count/sampler.c, src/output/report.c, src/output/metrics.c, ui/screen.c). */
 #define FLOW_STATS_FIELDS(X)                                                                       \
 	X(frames, "packets", NULL, "flowtop_frames_total", "Frames the filter saw.")               \
 	X(bytes, "bytes", NULL, "flowtop_bytes_total",                                             \
@@ -231,7 +231,7 @@ struct flow_stats {
 
 #define FLOWTOP_ETH_HLEN 14 /* struct flow_link's hlen on Ethernet and loopback */
 
-/* A filter expression in front of the count (src/gate.c): flowtop_gate, attached in
+/* A filter expression in front of the count (src/expr/gate.c): flowtop_gate, attached in
  * flowtop_count's place, works out where the frame's link header starts and how long
  * the frame is on the wire (as flowtop_count does: one function of the program), puts
  * that in the frame's cb[] and tail-calls the expression's judge through the gate_progs

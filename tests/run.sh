@@ -5,9 +5,10 @@
 #
 #   tests/run.sh [--fast] [-j N] [--repeat N] [--load] [SUITE...]
 #
-#   (none)      every suite: format, test_*, fuzz (FUZZ_SECONDS each, default 10), e2e_*
-#   --fast      format, test_* and the fuzz targets over their committed seeds only
-#   SUITE       format, fuzz, fuzz-seeds, test_NAME, e2e_NAME, the path of a script, or
+#   (none)      every suite: format, layers, test_*, fuzz (FUZZ_SECONDS each, default
+#               10), e2e_*
+#   --fast      format, layers, test_* and the fuzz targets over their committed seeds only
+#   SUITE       format, layers, fuzz, fuzz-seeds, test_NAME, e2e_NAME, the path of a script, or
 #               a tier: unit (every test_*), e2e (every e2e_*)
 #   -j N        end-to-end suites run N at a time (default E2E_JOBS, else 3); each has
 #               its own namespaces, so they share nothing
@@ -63,9 +64,9 @@ unit_all() {
 
 if [ ${#chosen[@]} = 0 ]; then
 	if [ "$fast" = 1 ]; then
-		chosen=(format unit fuzz-seeds)
+		chosen=(format layers unit fuzz-seeds)
 	else
-		chosen=(format unit fuzz e2e)
+		chosen=(format layers unit fuzz e2e)
 	fi
 fi
 names=()
@@ -160,6 +161,7 @@ fuzz_run() {
 suite_command() {
 	case "$1" in
 	format) SUITE_CMD=(format_check) ;;
+	layers) SUITE_CMD=(python3 tests/layers.py) ;;
 	fuzz) SUITE_CMD=(fuzz_run 0) ;;
 	fuzz-seeds) SUITE_CMD=(fuzz_run 1) ;;
 	test_*) SUITE_CMD=("$TESTBIN/$1") ;;

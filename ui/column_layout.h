@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* column_layout.h: how the screen and a text dump show each column of the one table
- * (src/columns.h, which says what a column is): its title, its width, and which
+ * (src/model/columns.h, which says what a column is): its title, its width, and which
  * columns go first on a narrow terminal. */
 #ifndef FLOWTOP_COLUMN_LAYOUT_H
 #define FLOWTOP_COLUMN_LAYOUT_H

@@ -10,12 +10,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
-/* Colour or not (--color, mapped by main.c). */
-enum theme_color {
-	THEME_COLOR_AUTO,   /* when the terminal has colours and NO_COLOR is unset or empty */
-	THEME_COLOR_ALWAYS, /* whenever the terminal can */
-	THEME_COLOR_NEVER,
-};
+#include "screen_config.h"
 
 enum theme_role {
 	THEME_BAR_LINE, /* the title line and the key footer */

@@ -21,7 +21,7 @@
 #include "picker.h"
 #include "playback.h"
 #include "screen.h"
-#include "ui.h"
+#include "screen_config.h"
 #include "view.h"
 
 struct run;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "columns.h"
-#include "filter.h"
+#include "rowfilter.h"
 #include "hosttab.h"
 
 struct view_pick; /* a candidate row: sort key and host */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
+#include "rowfilter.h"
 #include "fmt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1908,7 +1908,7 @@ static void test_deepest_frames(void)
 }
 
 /* A capture file's frames go to the filter several to a run, each cut to its first
- * FLOWTOP_FILE_HEAD bytes (src/filefeed.c): every frame of the case table, the deepest
+ * FLOWTOP_FILE_HEAD bytes (src/count/filefeed.c): every frame of the case table, the deepest
  * frames (whose headers go past the head: run again whole) and random frames, each with
  * bytes on the wire past the file's, count exactly as they do one to a run. */
 #define DEEP4 "203.0.113.77"

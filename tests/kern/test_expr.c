@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* test_expr.c: filter expressions translated to eBPF (src/cbpf.c) against libpcap's own
+/* test_expr.c: filter expressions translated to eBPF (src/expr/cbpf.c) against libpcap's own
  * interpreter: a table of expressions, every frame of the corpus and thousands of
  * crafted and random ones through BPF_PROG_TEST_RUN, verdict for verdict; and what the
  * translation refuses. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* test_fetchless.c: the BPF object as a kernel without BPF atomics that fetch takes it
- * (src/fetchless.c): every fetching atomic of the embedded object, and nothing else,
+ * (src/kernel/fetchless.c): every fetching atomic of the embedded object, and nothing else,
  * becomes a store to r10 + 0, which a verifier refuses wherever it could run. */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* test_groups.c: hosts grouped by prefix (IPv4 and IPv6, on and off byte boundaries),
  * by AS and by country through the packaged location database, the special ranges
- * without one, public hosts looked up by the worker (src/geoq.h); a group's counters,
+ * without one, public hosts looked up by the worker (src/model/geoq.h); a group's counters,
  * history, rates, peak and host count are its hosts' sums; "other" stays "other". */
 #include "hosts.h"
 

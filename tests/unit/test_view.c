@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "columns.h"
-#include "filter.h"
+#include "rowfilter.h"
 #include "fmt.h"
 #include "keys.h"
 #include "view.h"
