@@ -40,16 +40,10 @@ static void write_text(FILE *f, const struct dump *d)
 	size_t i;
 	int c;
 
-	if (d->expr) {
-		fputs("frames matching '", f);
-		fmt_put_visible(f, d->expr);
-		fputs("'\n", f);
-	}
-	if (d->focus) {
-		fputs("conversations of ", f);
-		fmt_put_visible(f, d->focus);
-		fputc('\n', f);
-	}
+	if (d->expr)
+		fmt_put_framed(f, "frames matching '", d->expr, "'\n");
+	if (d->focus)
+		fmt_put_framed(f, "conversations of ", d->focus, "\n");
 	fprintf(f, "%-39s", v->groups ? "GROUP" : column_layout[COL_ADDR].title);
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))

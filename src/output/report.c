@@ -388,16 +388,10 @@ static void write_text(FILE *f, const struct report *r)
 
 	fprintf(f, "%s  ", report_time(r, when));
 	fmt_put_visible(f, r->iface);
-	if (r->netns) {
-		fputs(" (netns ", f);
-		fmt_put_visible(f, r->netns);
-		fputc(')', f);
-	}
-	if (r->expr) {
-		fputs("  expression '", f);
-		fmt_put_visible(f, r->expr);
-		fputc('\'', f);
-	}
+	if (r->netns)
+		fmt_put_framed(f, " (netns ", r->netns, ")");
+	if (r->expr)
+		fmt_put_framed(f, "  expression '", r->expr, "'");
 	fprintf(f, "  interval %.*f s\n", r->time_digits ? r->time_digits : 3, t->interval);
 	fprintf(f, "total %" PRIu64 " %s %" PRIu64 " %s (%s %s)", (uint64_t)t->total.frames,
 		fmt_noun(t->total.frames, "packet", "packets"), (uint64_t)t->total.bytes,

@@ -152,6 +152,13 @@ void fmt_put_visible(FILE *f, const char *s)
 	}
 }
 
+void fmt_put_framed(FILE *f, const char *before, const char *s, const char *after)
+{
+	fputs(before, f);
+	fmt_put_visible(f, s);
+	fputs(after, f);
+}
+
 const char *fmt_visible(const char *s, char *buf, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -48,6 +48,8 @@ size_t fmt_utf8_cut(const char *s, size_t columns);
  * it is. A name anyone may give (an interface's, a namespace's, a reverse-DNS name)
  * reaches a terminal or a text file only this way. */
 void fmt_put_visible(FILE *f, const char *s);
+/* before, s as fmt_put_visible() writes it, after: a name or an expression in a line. */
+void fmt_put_framed(FILE *f, const char *before, const char *s, const char *after);
 /* The character at *p made visible into out, NUL-terminated: the bytes of p it took. */
 #define FMT_VISIBLE_CHAR 8
 size_t fmt_visible_char(const unsigned char *p, char out[FMT_VISIBLE_CHAR]);
