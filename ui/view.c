@@ -56,7 +56,7 @@ static int pick_cmp(const void *a, const void *b, void *arg)
 static bool passes(const struct view *v, const struct host *h, view_name_fn name, void *arg)
 {
 	char addr[FMT_ADDR_LEN], label[GROUP_LABEL_LEN];
-	struct geo_info gi = host_geo(h);
+	struct geo_info gi;
 	const char *nm;
 
 	if (v->member_of) {
@@ -75,7 +75,8 @@ static bool passes(const struct view *v, const struct host *h, view_name_fn name
 	 * shown, what they show too */
 	if (filter_match(&v->filter, &h->addr, fmt_addr(&h->addr, addr)))
 		return true;
-	if (v->optional && geo_placed(&gi)) {
+	/* (the host's cb is a line of its own: read only here) */
+	if (v->optional && (gi = host_geo(h), geo_placed(&gi))) {
 		char as[GROUP_LABEL_LEN], cc[16];
 
 		geo_format(v->geo_db, &gi, as, sizeof(as), cc, sizeof(cc));

@@ -16,7 +16,7 @@
 #include "flowkey.h"
 
 #define HISTORY_SLOTS 40 /* samples kept: 40 s at the default 1 s delay */
-#define HOST_CB_LEN   16 /* bytes a host keeps for the layers above (host.cb) */
+#define HOST_CB_LEN   12 /* bytes a host keeps for the layers above (host.cb) */
 
 /* One host. The first 64 bytes are all that folding a frame in touches (one cache line);
  * the rest is read when a sample closes and by the outputs. */

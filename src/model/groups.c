@@ -69,7 +69,7 @@ static uint8_t located(const struct host *h)
 
 void group_key(const struct group_opts *o, const struct host *h, struct flow_key *key)
 {
-	struct geo_info gi = host_geo(h);
+	struct geo_info gi;
 	unsigned bits, i;
 
 	memset(key, 0, sizeof(*key));
@@ -89,6 +89,7 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 	case GROUP_AS:
 		key->addr[KEY_KIND] = 'A';
 		key->addr[KEY_CLASS] = located(h);
+		gi = host_geo(h); /* the host's cb, a line of its own: only when asked */
 		key->addr[KEY_VALUE] = (uint8_t)(gi.asn >> 24);
 		key->addr[KEY_VALUE + 1] = (uint8_t)(gi.asn >> 16);
 		key->addr[KEY_VALUE + 2] = (uint8_t)(gi.asn >> 8);
@@ -97,6 +98,7 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 	case GROUP_COUNTRY:
 		key->addr[KEY_KIND] = 'C';
 		key->addr[KEY_CLASS] = located(h);
+		gi = host_geo(h);
 		memcpy(key->addr + KEY_VALUE, gi.cc, 2);
 		break;
 	}
