@@ -2,13 +2,16 @@
 # layers.py -- the source tree's rooms and the include graph between them, checked: a
 # file includes only from its own directory and the layers below it (the Makefile's
 # LAYERS, bottom first, the same order its include paths follow), every directory with
-# sources is a layer, and no module (a .c and its .h) reaches itself through includes.
+# sources is a layer, no module (a .c and its .h) reaches itself through includes, and
+# no six lines of code stand the same in two places of the sources (blank lines and
+# comments aside).
 #
 #   tests/layers.py [--stats] [--layers "bpf src ui"] [ROOT]
 #
 #   (none)     the checks, as a test suite: "ok"/"FAIL" lines, then "# layers: N passed..."
 #   --stats    what a reader of the tree meets: files and levels, edges, the largest files
-#              and functions (the figures the layering work is measured by)
+#              and functions, the blocks repeated (the figures the layering work is
+#              measured by)
 #   --layers   the layers to read instead of the Makefile's (an older tree: "bpf src ui")
 import os
 import re
@@ -145,6 +148,53 @@ def functions(path, text):
     return out
 
 
+REPEAT_LINES = 6
+
+
+def code_lines(text):
+    """(line number, text) of the lines that are code: stripped, blank lines and comments
+    left out (and includes), the object before each -> or . one name."""
+    out, in_comment = [], False
+    for n, line in enumerate(text.split("\n"), 1):
+        t = line.strip()
+        if in_comment:
+            if "*/" in t:
+                in_comment = False
+                t = t.split("*/", 1)[1].strip()
+            else:
+                continue
+        if t.startswith("/*"):
+            if "*/" not in t:
+                in_comment = True
+                continue
+            t = t.split("*/", 1)[1].strip()
+        t = re.sub(r"\s*//.*$", "", t) if t.startswith("//") else t
+        if t and not t.startswith("#include"):
+            # the object a member is read of is named apart: r->expr and d->expr alike
+            out.append((n, re.sub(r"\b[A-Za-z_]\w*(->|\.(?=[a-z_]))", r"_\1", t)))
+    return out
+
+
+def repeats(files):
+    """Pairs of places, in two files or one, whose REPEAT_LINES lines of code are the
+    same: (path, first line, path, first line), one per pair of places met first."""
+    seen, out, said = {}, [], set()
+    for path in sorted(files):
+        lines = code_lines(files[path])
+        for i in range(len(lines) - REPEAT_LINES + 1):
+            window = tuple(t for _, t in lines[i:i + REPEAT_LINES])
+            if sum(len(t) > 3 for t in window) < REPEAT_LINES - 1:
+                continue  # braces and such: no block worth naming
+            where = (path, lines[i][0])
+            if window in seen and (seen[window][0], path) not in said:
+                first = seen[window]
+                if first[0] != path or lines[i][0] - first[1] >= REPEAT_LINES:
+                    out.append((first[0], first[1], path, lines[i][0]))
+                    said.add((first[0], path))
+            seen.setdefault(window, where)
+    return out
+
+
 def stats(root, layers, files, edges):
     lv = levels(edges)
     c_lines = {p: t.count("\n") for p, t in files.items()}
@@ -166,6 +216,9 @@ def stats(root, layers, files, edges):
     print(f"functions: {len(funcs)}; median {sizes[len(sizes) // 2]} lines; "
           f"over 100: {sum(1 for n in sizes if n > 100)}; largest: " +
           ", ".join(f"{name} {n}" for n, name in funcs[:5]))
+    rep = repeats(files)
+    print(f"blocks of {REPEAT_LINES} code lines repeated: {len(rep)}" +
+          "".join(f"\n  {a}:{la} ~ {b}:{lb}" for a, la, b, lb in rep))
 
 
 def main(argv):
@@ -201,6 +254,8 @@ def main(argv):
     loops = cycles(edges)
     check(not loops, "no module reaches itself through includes",
           [" -> ".join(c) for c in loops])
+    check(not repeats(files), f"no {REPEAT_LINES} lines of code stand twice in the sources",
+          [f"{a}:{la} ~ {b}:{lb}" for a, la, b, lb in repeats(files)])
     rooms = set()
     for base in ("src", "ui", "bpf"):
         for d, _, names in os.walk(os.path.join(root, base)):
