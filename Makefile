@@ -157,7 +157,7 @@ $(OUT)/%.o: %.c
 
 $(OUT)/libflowtop.a: $(LIB_OBJS)
 	$(call say,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(OUT)/src/app/main.o $(OUT)/libflowtop.a
 	$(call say,LINK,$@)
@@ -236,7 +236,7 @@ lint-man:
 
 # libFuzzer targets for every parser of user input: options, filter, sort column,
 # capture files
-$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard src/*/*.h) | $(OUT)/fuzz
+$(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard bpf/*.h src/*/*.h) | $(OUT)/fuzz
 	$(call say,FUZZ,$@)
 	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		$(addprefix -I,$(LAYERS)) $< $(FUZZ_SRCS) -lm -lpcap -lloc -lpthread -o $@

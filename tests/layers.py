@@ -18,6 +18,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s+<([^>]+)>", re.M)  # ours, if a layer has it
 GENERATED = {"flowtop.skel.h"}  # made by bpftool from bpf/ at build time
 
 
@@ -68,12 +69,18 @@ def graph(root, layers, files):
     for path, text in files.items():
         a = module(path)
         edges.setdefault(a, set())
-        for inc in INCLUDE.findall(text):
+        quoted = [(inc, True) for inc in INCLUDE.findall(text)]
+        angled = [(inc, False) for inc in SYSTEM_INCLUDE.findall(text)]
+        for inc, ours in quoted + angled:
             if os.path.basename(inc) in GENERATED:
                 continue
-            to = resolve(root, path, inc, layers)
+            to = resolve(root, path, inc, layers) if ours else resolve(root, "", inc, layers)
             if to is None:
-                wrong.append(f"{path} includes \"{inc}\", which is none of the layers' files")
+                if ours:
+                    wrong.append(f"{path} includes \"{inc}\", which is none of the layers' files")
+                continue
+            if layer_of(to, layers) is None:
+                wrong.append(f"{path} includes {to}, which is in no layer")
                 continue
             if layers.index(layer_of(to, layers)) > layers.index(layer_of(path, layers)):
                 wrong.append(f"{path} includes {to}, of a higher layer")
@@ -254,8 +261,9 @@ def main(argv):
     loops = cycles(edges)
     check(not loops, "no module reaches itself through includes",
           [" -> ".join(c) for c in loops])
-    check(not repeats(files), f"no {REPEAT_LINES} lines of code stand twice in the sources",
-          [f"{a}:{la} ~ {b}:{lb}" for a, la, b, lb in repeats(files)])
+    twice = repeats(files)
+    check(not twice, f"no {REPEAT_LINES} lines of code stand twice in the sources",
+          [f"{a}:{la} ~ {b}:{lb}" for a, la, b, lb in twice])
     rooms = set()
     for base in ("src", "ui", "bpf"):
         for d, _, names in os.walk(os.path.join(root, base)):

@@ -75,7 +75,7 @@ static bool passes(const struct view *v, const struct host *h, view_name_fn name
 	 * shown, what they show too */
 	if (filter_match(&v->filter, &h->addr, fmt_addr(&h->addr, addr)))
 		return true;
-	/* (the host's cb is a line of its own: read only here) */
+	/* (the host's cb, on a line the pass reads for nothing else: only here) */
 	if (v->optional && (gi = host_geo(h), geo_placed(&gi))) {
 		char as[GROUP_LABEL_LEN], cc[16];
 

@@ -89,7 +89,7 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 	case GROUP_AS:
 		key->addr[KEY_KIND] = 'A';
 		key->addr[KEY_CLASS] = located(h);
-		gi = host_geo(h); /* the host's cb, a line of its own: only when asked */
+		gi = host_geo(h); /* the cb: on a line read for nothing else here */
 		key->addr[KEY_VALUE] = (uint8_t)(gi.asn >> 24);
 		key->addr[KEY_VALUE + 1] = (uint8_t)(gi.asn >> 16);
 		key->addr[KEY_VALUE + 2] = (uint8_t)(gi.asn >> 8);

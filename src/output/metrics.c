@@ -347,7 +347,7 @@ static void series_labels(const struct metrics *m, const struct series_set *s,
 {
 	struct pairs p = { .buf = buf, .len = len };
 	char addr[FMT_ADDR_LEN], cc[3], asn[16];
-	struct geo_info gi = row ? host_geo(row) : (struct geo_info){ 0 };
+	struct geo_info gi;
 	const char *name;
 
 	buf[0] = '\0';
@@ -355,7 +355,7 @@ static void series_labels(const struct metrics *m, const struct series_set *s,
 		pair(&p, s->label, "other");
 	} else if (s == &m->hosts) {
 		pair(&p, s->label, fmt_addr(&row->addr, addr));
-	} else if (gi.class != GEO_PUBLIC) {
+	} else if ((gi = host_geo(row)).class != GEO_PUBLIC) {
 		pair(&p, s->label, geo_class_name(gi.class));
 	} else if (m->by == GROUP_AS) {
 		name = geo_as_name(m->geo, gi.asn);
