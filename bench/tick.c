@@ -7,6 +7,8 @@
  * memory per host. Then a flood of new addresses into a full table of the default -m:
  * 1,000,000 records of distinct sources, drained 20,000 at a time, each new source
  * evicting the host idle the longest; CPU time per record, median of 5 rounds. Then a
+ * table of -m 1,000,000 filling up from empty with as many new sources, drained 20,000
+ * at a time: the longest drain's wall time (page faults included), the median's. Then a
  * sample's group build by AS while 65,536 new public sources arrive, their look-ups in
  * the location database made in place and made aside by the worker (src/model/geoq.h): the
  * build's time as the sample waits for it, and when the last answer is in.
@@ -118,6 +120,50 @@ static double wall_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+#define GROW_HOSTS 1000000
+
+static int cmp_double_desc(const void *a, const void *b)
+{
+	return cmp_double(b, a);
+}
+
+/* A table of -m GROW_HOSTS filling up from empty, a drain of CHURN_DRAIN new sources at a
+ * time: how long the longest drain and the median one take, by the wall clock (the
+ * pages the table takes are faulted in then). */
+static int grow(void)
+{
+	static double ms[GROW_HOSTS / CHURN_DRAIN];
+	struct hosttab *t = hosttab_new(GROW_HOSTS);
+	union flow_ring_slot *ring = calloc(GROW_HOSTS, sizeof(*ring));
+	size_t n = GROW_HOSTS / CHURN_DRAIN, k;
+	uint32_t j;
+
+	if (!t || !ring)
+		return 1;
+	for (j = 0; j < GROW_HOSTS; j++) {
+		ring[j].rec.src4 = htonl((100u << 24) + j);
+		ring[j].rec.dst4 = htonl(0x0afffffe);
+		ring[j].rec.count = FLOWTOP_RECORD_ONE_FRAME | 60;
+	}
+	for (k = 0; k < n; k++) {
+		double t0 = wall_ms();
+
+		sampler_fold(t, ring, UINT64_MAX, k * CHURN_DRAIN, (k + 1) * CHURN_DRAIN, NULL, 0,
+			     false, false, NULL, NULL);
+		ms[k] = wall_ms() - t0;
+	}
+	qsort(ms, n, sizeof(*ms), cmp_double_desc);
+	printf("\n| table (-m) | new sources, %d a drain | longest drain ms | median drain ms "
+	       "| hosts |\n",
+	       CHURN_DRAIN);
+	printf("|---:|---:|---:|---:|---:|\n");
+	printf("| %d | %d | %.1f | %.1f | %zu |\n", GROW_HOSTS, GROW_HOSTS, ms[0], ms[n / 2],
+	       hosttab_count(t));
+	hosttab_free(t);
+	free(ring);
+	return 0;
 }
 
 /* A table of NEW_PUBLIC public sources never looked up (round r's own), sending to one
@@ -265,7 +311,7 @@ int main(int argc, char **argv)
 	}
 	delscreen(scr);
 	fclose(devnull);
-	if (churn(FLOWTOP_DEFAULT_MAX_HOSTS))
+	if (churn(FLOWTOP_DEFAULT_MAX_HOSTS) || grow())
 		return 1;
 	by_as();
 	return 0;

@@ -115,9 +115,14 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 	bpf_load_maps(c->skel, &maps);
 	c->file_room = maps.ring_slots / FLOWTOP_RECORD_SLOTS_V6;
 	c->sampler = sampler_new(&maps);
-	c->hosts = hosttab_new(max_hosts);
-	if (!c->sampler || !c->hosts) {
+	if (!c->sampler) {
 		snprintf(err, errlen, "cannot allocate the sampler: %s", strerror(errno));
+		goto out_free;
+	}
+	c->hosts = hosttab_new(max_hosts);
+	if (!c->hosts) {
+		snprintf(err, errlen, "cannot allocate a table of %u hosts (-m): %s", max_hosts,
+			 strerror(errno));
 		goto out_free;
 	}
 	ret = sampler_reset(c->sampler, c->hosts, &c->totals); /* the totals' first values */

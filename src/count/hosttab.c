@@ -2,8 +2,11 @@
 /* hosttab.c: a dense array of hosts indexed by an open-addressing hash of their
  * addresses, a list by last activity (the next to leave is its oldest end), and the
  * list of hosts touched since the last sample, so closing a sample visits only those.
- * A hash slot keeps its host's hash beside its index: a probe past another address, and
- * a removal moving a cluster back, read no host (a random cache line each). */
+ * A hash slot keeps its host's hash beside its index: a probe past another address, a
+ * removal moving a cluster back and the hash growing read no host (a random cache line
+ * each). The hosts' arrays are mapped for the table's bound when it is made and filled
+ * in place, their pages taken as they are first written: the table never copies its
+ * hosts to grow, which held a drain up for hundreds of MiB while the rings filled. */
 #include "hosttab.h"
 
 #include <errno.h>
@@ -19,8 +22,8 @@ struct slot {
 };
 
 struct hosttab {
-	struct host *hosts; /* dense: [0, count) */
-	size_t count, cap, max;
+	struct host *hosts; /* dense: [0, count), mapped for max */
+	size_t count, max;
 	struct slot *slots; /* power-of-two size, at most half full */
 	size_t nslots;
 	uint32_t newest, oldest; /* ends of the activity list */
@@ -39,14 +42,91 @@ struct hosttab {
 	uint64_t departed;
 };
 
+#define HUGE_PAGE (2u << 20)
+
+/* Memory for the hash, 64-byte aligned and, past 2 MiB, in transparent huge pages where
+ * the kernel allows: a million hosts' hash is read at random, and TLB misses would
+ * double each lookup. */
+static void *alloc_big(size_t len)
+{
+	void *p;
+
+	if (len < HUGE_PAGE)
+		return aligned_alloc(64, (len + 63) / 64 * 64);
+	len = (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	p = aligned_alloc(HUGE_PAGE, len);
+	if (p)
+		madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
+/* The bytes an array of n elements of size takes: past 2 MiB, whole huge pages. */
+static size_t array_len(size_t n, size_t size)
+{
+	size_t len = n * size;
+
+	return len < HUGE_PAGE ? len : (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
+/* An array of n elements of size bytes for the table's bound: address space now, memory
+ * as it is first written (MAP_NORESERVE: the bound is not charged to the system's
+ * commit until used); past its first 2 MiB in transparent huge pages where the kernel
+ * allows, the array starting on one. NULL with errno set, also when n * size does not
+ * fit. */
+static void *map_array(size_t n, size_t size)
+{
+	const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	size_t len, head;
+	uint8_t *p;
+
+	if (__builtin_mul_overflow(n, size, &len) || len > SIZE_MAX - 2 * HUGE_PAGE) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	len = array_len(n, size);
+	if (len < HUGE_PAGE) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+	if (head)
+		munmap(p, head);
+	munmap(p + head + len, HUGE_PAGE - head);
+	if (len >
+	    HUGE_PAGE) /* the first 2 MiB in small pages: a table of a few hosts stays small */
+		madvise(p + head + HUGE_PAGE, len - HUGE_PAGE, MADV_HUGEPAGE);
+	return p + head;
+}
+
+static void unmap_array(void *p, size_t n, size_t size)
+{
+	if (p)
+		munmap(p, array_len(n, size));
+}
+
 struct hosttab *hosttab_new(size_t capacity)
 {
 	struct hosttab *t = calloc(1, sizeof(*t));
+	int err;
 
 	if (!t)
 		return NULL;
 	t->max = capacity ? capacity : 1;
+	if (t->max > UINT32_MAX - 1) /* an index is 32 bits, and UINT32_MAX is EMPTY */
+		t->max = UINT32_MAX - 1;
 	t->newest = t->oldest = NONE;
+	t->hosts = map_array(t->max, sizeof(*t->hosts));
+	t->touched = map_array(t->max, sizeof(*t->touched));
+	t->shown = map_array(t->max, sizeof(*t->shown));
+	if (!t->hosts || !t->touched || !t->shown) {
+		err = errno;
+		hosttab_free(t);
+		errno = err;
+		return NULL;
+	}
 	return t;
 }
 
@@ -54,10 +134,10 @@ void hosttab_free(struct hosttab *t)
 {
 	if (!t)
 		return;
-	free(t->hosts);
+	unmap_array(t->hosts, t->max, sizeof(*t->hosts));
+	unmap_array(t->touched, t->max, sizeof(*t->touched));
+	unmap_array(t->shown, t->max, sizeof(*t->shown));
 	free(t->slots);
-	free(t->touched);
-	free(t->shown);
 	free(t);
 }
 
@@ -101,72 +181,32 @@ const struct host *hosttab_find(const struct hosttab *t, const struct flow_key *
 	return s == EMPTY ? NULL : &t->hosts[s];
 }
 
-/* Memory for the big arrays: 64-byte aligned (a host's first line whole) and, past 2
- * MiB, in transparent huge pages where the kernel allows: a table of a million hosts
- * is hundreds of MiB read at random, and TLB misses would double each lookup. */
-static void *alloc_big(size_t len)
-{
-	size_t huge = 2u << 20;
-	void *p;
-
-	if (len < huge)
-		return aligned_alloc(64, (len + 63) / 64 * 64);
-	len = (len + huge - 1) / huge * huge;
-	p = aligned_alloc(huge, len);
-	if (p)
-		madvise(p, len, MADV_HUGEPAGE);
-	return p;
-}
-
-/* Grows the arrays so that `more` hosts fit (up to max: past it, hosts are evicted). */
+/* Grows the hash so that `more` new hosts keep it at most half full (up to max: past
+ * it, hosts are evicted). The slots move by the hashes they keep: no host is read. */
 static int reserve(struct hosttab *t, size_t more)
 {
-	size_t i;
+	size_t want = t->count + more < t->max ? t->count + more : t->max, n, i, j, mask;
+	struct slot *slots;
 
-	while (t->count + more > t->cap && (t->cap == 0 || t->cap < t->max)) {
-		size_t cap = t->cap ? t->cap * 2 : 256, n;
-		struct host *h;
-		uint32_t *a, *b;
-		struct slot *slots;
-
-		if (cap > t->max)
-			cap = t->max;
-		h = alloc_big(cap * sizeof(*h));
-		if (!h)
-			return -ENOMEM;
-		if (t->count)
-			memcpy(h, t->hosts, t->count * sizeof(*h));
-		free(t->hosts);
-		t->hosts = h;
-		a = realloc(t->touched, cap * sizeof(*a));
-		if (a)
-			t->touched = a;
-		b = realloc(t->shown, cap * sizeof(*b));
-		if (b)
-			t->shown = b;
-		if (!a || !b)
-			return -ENOMEM;
-		for (n = 1024; n < cap * 2; n *= 2)
+	for (n = t->nslots ? t->nslots : 1024; n < want * 2; n *= 2)
+		;
+	if (n <= t->nslots)
+		return 0;
+	slots = alloc_big(n * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	memset(slots, 0xff, n * sizeof(*slots));
+	mask = n - 1;
+	for (i = 0; i < t->nslots; i++) {
+		if (t->slots[i].host == EMPTY)
+			continue;
+		for (j = t->slots[i].hash & mask; slots[j].host != EMPTY; j = (j + 1) & mask)
 			;
-		if (n > t->nslots) {
-			slots = alloc_big(n * sizeof(*slots));
-			if (!slots)
-				return -ENOMEM;
-			memset(slots, 0xff, n * sizeof(*slots));
-			free(t->slots);
-			t->slots = slots;
-			t->nslots = n;
-			for (i = 0; i < t->count; i++) {
-				uint32_t hash = hosttab_hash(&t->hosts[i].addr);
-
-				t->slots[slot_index(t, &t->hosts[i].addr, hash)] =
-				    (struct slot){ (uint32_t)i, hash };
-			}
-		}
-		if (cap <= t->cap)
-			break;
-		t->cap = cap;
+		slots[j] = t->slots[i];
 	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = n;
 	return 0;
 }
 
@@ -267,7 +307,7 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key, uint32_
 	}
 	if (reserve(t, 1))
 		return NULL;
-	if (t->count < t->cap) {
+	if (t->count < t->max) {
 		i = (uint32_t)t->count++;
 		t->touched[t->ntouched++] = i;
 	} else { /* full: the slot of the host that leaves; it may be in touched already */

@@ -3,7 +3,7 @@
 # e2e_wake.sh -- new pairs faster than the drain timer: the filter wakes flowtop when a
 # CPU's ring passes a quarter full, so that it drains long before the ring fills. 400,000
 # frames from as many sources (a record each), 200,000 a second, into rings of 32,768
-# slots a CPU (--ring-memory 1 on two CPUs): a drain every 250 ms alone would find 50,000
+# slots a CPU (--ring-memory of half a MiB a CPU): a drain every 250 ms alone would find 50,000
 # records and let the ring fill (spilled: 18,000 a drain); with the wakes a drain finds
 # some 8,000 and has 24,000 slots (120 ms) to take them. None spills, and every frame is
 # in its host (the table keeps 4,096; the rest leave for "other", counted). A small table:
@@ -21,7 +21,8 @@ ipv6_off "$a" "$b"
 va=fwk-a-$E2E_SFX vb=fwk-b-$E2E_SFX
 veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
 out=$E2E_TMP/wake.jsonl
-start_bg "$b" "$out" "$FLOWTOP" -i "$vb" -b --json -d 2 --ring-memory 1 -m 4096 -L 1
+ring_mib=$((($(nproc) + 1) / 2)) # 32,768 slots of 16 bytes a CPU, whatever the CPUs
+start_bg "$b" "$out" "$FLOWTOP" -i "$vb" -b --json -d 2 --ring-memory "$ring_mib" -m 4096 -L 1
 pid=$BG_PID
 wait_for 10 grep -qs interval "$out" || { fail "flowtop did not start"; summary; exit; }
 

@@ -47,7 +47,7 @@ static struct sampler *sampler;
 static struct hosttab *tab;
 static struct flow_totals totals;
 
-/* aligned_alloc as the tests want it (the host table's arrays come from it): the next
+/* aligned_alloc as the tests want it (the host table's hash comes from it): the next
  * one's, but failing for sizes above this while it is not 0 */
 static size_t fail_alloc_above;
 
@@ -1598,8 +1598,9 @@ static void test_spill_evictions_counted_lost(void)
 	rig_close(&r);
 }
 
-/* The host table cannot grow while the spill map is read: the read fails whole, and the
- * next one adds every count once (a read that failed halfway added some twice). */
+/* The host table's hash cannot grow while the spill map is read: the read fails whole,
+ * and the next one adds every count once (a read that failed halfway added some
+ * twice). */
 static void test_spill_read_all_or_nothing(void)
 {
 	struct hosttab *fresh = hosttab_new(65536), *saved_tab = tab;
@@ -1616,9 +1617,11 @@ static void test_spill_read_all_or_nothing(void)
 		hosttab_free(fresh);
 		return;
 	}
-	/* 64 records fit the ring (65 hosts: the table's first 256 take them), 936 spill */
+	/* 64 records fit the ring (65 hosts: the hash's first 1,024 slots take them), 936
+	 * spill: 1,001 hosts need 2,048 slots (at most half full) of 8 bytes (an index and
+	 * a hash, hosttab.c's struct slot), 16 KiB */
 	if (run_sources(&f, 1000)) {
-		fail_alloc_above = 256 * sizeof(struct host);
+		fail_alloc_above = 1024 * 8;
 		ASSERT_EQ(sampler_read(r.ss, tab, &totals, 1.0), -ENOMEM);
 		fail_alloc_above = 0;
 		ASSERT_OK(sampler_read(r.ss, tab, &totals, 1.0));

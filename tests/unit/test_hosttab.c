@@ -387,6 +387,46 @@ static void test_key_order_is_memcmp(void)
 	ASSERT_EQ(bad, 0);
 }
 
+/* A table growing from empty to its bound, its hash doubling six times (1,024 slots to
+ * 65,536), hosts leaving it once full, then new ones: every host held is found with its
+ * own counts, none lost (hosts and "other" add up), and a host that left is not found. */
+static void test_growing_hash_finds_every_host(void)
+{
+	const unsigned max = 20000, sent = 30000;
+	struct hosttab *t = hosttab_new(max);
+	uint64_t held = 0, frames = 0;
+	unsigned i;
+
+	if (!ASSERT_TRUE(t))
+		return;
+	for (i = 0; i < sent; i++) { /* host i sends i % 7 + 1 frames of 100 bytes */
+		struct flow_key k = nth(i);
+
+		frames += i % 7 + 1;
+		ASSERT_OK(hosttab_add_frames(t, &k, 1, i % 7 + 1, 100 * (i % 7 + 1), 0));
+		if (i % 5000 == 4999)
+			hosttab_end(t, 1.0); /* samples in between: some hosts leave idle */
+	}
+	hosttab_end(t, 1.0);
+	ASSERT_EQ(hosttab_count(t), max);
+	ASSERT_EQ(hosttab_departed(t), sent - max);
+	for (i = 0; i < sent; i++) {
+		struct flow_key k = nth(i);
+		const struct host *h = hosttab_find(t, &k);
+
+		if (i < sent - max) { /* the oldest left for "other" */
+			ASSERT_TRUE(!h);
+			continue;
+		}
+		if (!ASSERT_TRUE(h))
+			break;
+		ASSERT_EQ(h->total.tx_packets, i % 7 + 1);
+		held += h->total.tx_packets;
+	}
+	ASSERT_EQ(held + hosttab_other(t)->tx_packets, frames);
+	hosttab_free(t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_first_sample_counts_everything);
@@ -401,5 +441,6 @@ int main(void)
 	RUN_TEST(test_topk_heap_matches_a_full_sort);
 	RUN_TEST(test_rates_with_traffic_pending);
 	RUN_TEST(test_key_order_is_memcmp);
+	RUN_TEST(test_growing_hash_finds_every_host);
 	return test_summary("test_hosttab");
 }
