@@ -86,8 +86,9 @@ run() {
 	echo "flood of new sources into a full table of the default -m 65536 (each evicting the"
 	echo "host idle the longest), drained 20,000 records at a time: CPU time per record. Then"
 	echo "a table of -m 1000000 filling up from empty with as many new sources, 20,000 a"
-	echo "drain: the longest drain and the median one, wall time (the pages the table takes"
-	echo "are faulted in then). Then a sample's group build by AS while 65,536 new public sources arrive, their location"
+	echo "drain, a sample closed every 200,000: the longest drain, the median one and the"
+	echo "longest close, wall time (the pages the table takes are faulted in then). Then a"
+	echo "sample's group build by AS while 65,536 new public sources arrive, their location"
 	echo "look-ups made in place (as a capture file's) and aside by the worker (live): wall"
 	echo "time the sample waits, median of 3, and when the worker's last answer is in."
 	echo

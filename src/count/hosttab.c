@@ -44,6 +44,24 @@ struct hosttab {
 
 #define HUGE_PAGE (2u << 20)
 
+/* Under AddressSanitizer the hosts past the count are poisoned, as an allocation's end
+ * would be: mapped for the bound, they would otherwise read as good memory. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HOSTS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HOSTS_ASAN 1
+#endif
+#endif
+#ifdef HOSTS_ASAN
+#include <sanitizer/asan_interface.h>
+#define HOSTS_UNUSED(p, n) ASAN_POISON_MEMORY_REGION(p, (n) * sizeof(struct host))
+#define HOSTS_USED(p, n)   ASAN_UNPOISON_MEMORY_REGION(p, (n) * sizeof(struct host))
+#else
+#define HOSTS_UNUSED(p, n) ((void)(p), (void)(n))
+#define HOSTS_USED(p, n)   ((void)(p), (void)(n))
+#endif
+
 /* Memory for the hash, 64-byte aligned and, past 2 MiB, in transparent huge pages where
  * the kernel allows: a million hosts' hash is read at random, and TLB misses would
  * double each lookup. */
@@ -95,8 +113,10 @@ static void *map_array(size_t n, size_t size)
 	if (head)
 		munmap(p, head);
 	munmap(p + head + len, HUGE_PAGE - head);
-	if (len >
-	    HUGE_PAGE) /* the first 2 MiB in small pages: a table of a few hosts stays small */
+	/* the first 2 MiB in small pages, also where huge pages are the default: a table of a
+	 * few hosts stays small */
+	madvise(p + head, HUGE_PAGE, MADV_NOHUGEPAGE);
+	if (len > HUGE_PAGE)
 		madvise(p + head + HUGE_PAGE, len - HUGE_PAGE, MADV_HUGEPAGE);
 	return p + head;
 }
@@ -127,6 +147,7 @@ struct hosttab *hosttab_new(size_t capacity)
 		errno = err;
 		return NULL;
 	}
+	HOSTS_UNUSED(t->hosts, t->max);
 	return t;
 }
 
@@ -134,6 +155,8 @@ void hosttab_free(struct hosttab *t)
 {
 	if (!t)
 		return;
+	if (t->hosts) /* unpoisoned: the addresses may be mapped again */
+		HOSTS_USED(t->hosts, t->max);
 	unmap_array(t->hosts, t->max, sizeof(*t->hosts));
 	unmap_array(t->touched, t->max, sizeof(*t->touched));
 	unmap_array(t->shown, t->max, sizeof(*t->shown));
@@ -143,6 +166,7 @@ void hosttab_free(struct hosttab *t)
 
 void hosttab_clear(struct hosttab *t)
 {
+	HOSTS_UNUSED(t->hosts, t->count);
 	t->count = t->ntouched = t->nshown = 0;
 	t->newest = t->oldest = NONE;
 	t->tick = 0;
@@ -309,6 +333,7 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key, uint32_
 		return NULL;
 	if (t->count < t->max) {
 		i = (uint32_t)t->count++;
+		HOSTS_USED(&t->hosts[i], 1);
 		t->touched[t->ntouched++] = i;
 	} else { /* full: the slot of the host that leaves; it may be in touched already */
 		i = depart_oldest(t);

@@ -18,7 +18,7 @@ need_root 2
 churn=$TESTBIN/../bench/churn_send
 [ -x "$churn" ] || { fail "no $churn (make builds it with the tests)"; summary; exit; }
 frames=400000 pps=200000
-ring_mib=$((($(nproc) + 1) / 2)) # 32,768 slots of 16 bytes a CPU, whatever the CPUs
+ring_mib=$((($(possible_cpus) + 1) / 2)) # 32,768 slots of 16 bytes a CPU, whatever the CPUs
 
 netns_new wka && a=$NETNS && netns_new wkb && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
 ipv6_off "$a" "$b"
@@ -31,7 +31,7 @@ flood() {
 	out=$E2E_TMP/$1.jsonl
 	start_bg "$b" "$out" "$FLOWTOP" -i "$vb" -b --json -d 2 --ring-memory "$ring_mib" -m "$2" -L 1
 	pid=$BG_PID
-	wait_for 10 grep -qs interval "$out" || { fail "$1: flowtop did not start"; return 1; }
+	wait_for 10 grep -qs interval "$out" || { fail "$1: flowtop did not start"; stop_bg "$pid"; return 1; }
 	ip netns exec "$a" "$churn" "$va" 0 "$frames" 1 "$pps" >"$E2E_TMP/sent" 2>&1 ||
 		{ fail "$1: churn_send failed: $(cat "$E2E_TMP/sent")"; stop_bg "$pid"; return 1; }
 	echo "  $1: sent $(cat "$E2E_TMP/sent") (frames, seconds)"

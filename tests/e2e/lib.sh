@@ -84,6 +84,15 @@ need_file() {
 
 # sanitized BIN: whether BIN was built with AddressSanitizer (make SAN=1)
 sanitized() { grep -qa __asan_init "$1"; }
+# the CPUs the kernel may bring up, which the filter's per-CPU maps count (not nproc's:
+# a cpuset or an affinity mask has fewer)
+possible_cpus() {
+	local n=0 r
+	for r in $(tr ',' ' ' </sys/devices/system/cpu/possible); do
+		n=$((n + ${r#*-} - ${r%-*} + 1))
+	done
+	echo "$n"
+}
 
 # tmux_server NAME: a private tmux server for the script (E2E_TMUX names its socket),
 # killed on exit; a new name for each, so a new server never races a dying one. Its
