@@ -55,9 +55,10 @@ KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/tes
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SRCS := src/app/cli.c src/util/fmt.c src/model/rowfilter.c src/model/columns.c src/count/hosttab.c \
 	src/kernel/iface.c src/count/pcapfile.c src/model/groups.c src/model/geo.c src/model/geoq.c \
+	src/model/ports.c \
 	src/util/workq.c src/expr/expr.c src/expr/cbpf.c src/expr/judge.c
 FUZZ_SECONDS ?= 300
-FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*/*.c src/*/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c bench/*.c)
+FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*/*.c src/*/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c tests/*/*.h bench/*.c)
 
 .PHONY: all deps test-deps kernel-deps deb run check check-fast check-kernels check-e2e check-stress tests bench screenshots lint-man fuzz soak corpus-expect check-format format clean install uninstall
 .DELETE_ON_ERROR:
@@ -165,7 +166,7 @@ $(BIN): $(OUT)/src/app/main.o $(OUT)/libflowtop.a
 
 # unit (tests/unit) and kernel (tests/kern) tests alike
 .SECONDEXPANSION:
-$(UNIT_TESTS) $(KERN_TESTS): $(OUT)/tests/%: $$(wildcard tests/unit/%.c tests/kern/%.c) tests/test.h tests/unit/hosts.h \
+$(UNIT_TESTS) $(KERN_TESTS): $(OUT)/tests/%: $$(wildcard tests/unit/%.c tests/kern/%.c) tests/test.h tests/unit/hosts.h tests/kern/frames.h \
 		$(OUT)/libflowtop.a | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@

@@ -32,6 +32,8 @@ pc libpcap libpcap-dev
 pc libloc libloc-dev
 file /usr/share/libloc-location/location.db libloc-database
 hdr linux/if_packet.h linux-libc-dev
+file /etc/services netbase
+file /etc/protocols netbase
 '
 test_deps='
 cmd ip iproute2

@@ -23,6 +23,8 @@
 #   EXPR='tcp port 443' bench/alone.sh ...  flowtop with that filter expression in the
 #                                          rounds too (its gate's kernel time: the tail
 #                                          call into the count included), and columns
+#   PORTS=1 bench/alone.sh ...            flowtop --group port (the program that counts
+#                                          ports too) in the rounds, and columns
 # Needs root; makes and removes its own namespaces; restores the sysctl.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -36,7 +38,7 @@ sources=("$@")
 out=${OUT:-.output}
 flowtop=$(realpath "${FLOWTOP:-flowtop}")
 base=${FLOWTOP_BASE:+$(realpath "$FLOWTOP_BASE")}
-expr=${EXPR:-}
+expr=${EXPR:-} ports=${PORTS:-}
 attach=$(realpath "$out/bench/attach_filter")
 send=$(realpath "$out/bench/churn_send")
 watcher=
@@ -60,6 +62,7 @@ start() {
 	flowtop) ip netns exec "$nsb" taskset -c 1 "$flowtop" -i "$ifb" -b -d 1 >/dev/null & ;;
 	base) ip netns exec "$nsb" taskset -c 1 "$base" -i "$ifb" -b -d 1 >/dev/null & ;;
 	expr) ip netns exec "$nsb" taskset -c 1 "$flowtop" -i "$ifb" -b -d 1 "$expr" >/dev/null & ;;
+	ports) ip netns exec "$nsb" taskset -c 1 "$flowtop" -i "$ifb" -b -d 1 --group port >/dev/null & ;;
 	tcpdump) ip netns exec "$nsb" taskset -c 1 tcpdump -i "$ifb" -n -w /dev/null 2>/dev/null & ;;
 	esac
 	watcher=$!
@@ -67,7 +70,7 @@ start() {
 	for _ in $(seq 100); do
 		case "$1" in
 		empty | seed) [ -s "$tmp/id" ] && prog=$(cat "$tmp/id") ;;
-		flowtop | base) prog=$(grep -hs '^prog_id:' /proc/"$watcher"/fdinfo/* | awk '{print $2}' | head -n 1) ;;
+		flowtop | base | ports) prog=$(grep -hs '^prog_id:' /proc/"$watcher"/fdinfo/* | awk '{print $2}' | head -n 1) ;;
 		expr) # the gate: the program the socket runs (the count runs inside its time)
 			for id in $(grep -hs '^prog_id:' /proc/"$watcher"/fdinfo/* | awk '{print $2}'); do
 				[ "$(bpftool prog show id "$id" -j | jq -r .name)" = flowtop_gate ] && prog=$id
@@ -108,6 +111,7 @@ names=(empty flowtop tcpdump)
 [ "$have_seed" = 1 ] && names=(empty seed flowtop tcpdump)
 [ -n "$base" ] && names+=(base)
 [ -n "$expr" ] && names+=(expr)
+[ -n "$ports" ] && names+=(ports)
 echo "| $kind | empty filter ns | seed ns | flowtop kernel ns | flowtop process ns | flowtop kernel + process ns | flowtop kernel / empty | flowtop kernel + process / seed | tcpdump process ns | tcpdump / flowtop, process |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sources[@]}"; do
@@ -132,6 +136,18 @@ if [ -n "$expr" ]; then
 		fk=$(med "$tmp/flowtop.$n" 1) xk=$(med "$tmp/expr.$n" 1) xp=$(med "$tmp/expr.$n" 2)
 		awk -v n="$n" -v fk="$fk" -v xk="$xk" -v xp="$xp" 'BEGIN {
 			printf "| %d | %.1f | %.1f | %.3fx | %.1f |\n", n, fk, xk, fk ? xk / fk : 0, xk + xp }'
+	done
+fi
+if [ -n "$ports" ]; then
+	echo
+	echo "| $kind | flowtop kernel ns | with ports kernel ns | with / without, kernel | with ports process ns | with / without, kernel + process |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	for n in "${sources[@]}"; do
+		fk=$(med "$tmp/flowtop.$n" 1) fp=$(med "$tmp/flowtop.$n" 2)
+		pk=$(med "$tmp/ports.$n" 1) pp=$(med "$tmp/ports.$n" 2)
+		awk -v n="$n" -v fk="$fk" -v fp="$fp" -v pk="$pk" -v pp="$pp" 'BEGIN {
+			printf "| %d | %.1f | %.1f | **%.3fx** | %.1f | %.3fx |\n", n, fk, pk,
+				fk ? pk / fk : 0, pp, fk + fp ? (pk + pp) / (fk + fp) : 0 }'
 	done
 fi
 [ -n "$base" ] || exit 0

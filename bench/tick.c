@@ -102,7 +102,7 @@ static int churn(size_t capacity)
 		t0 = cpu_now();
 		for (k = 0; k < CHURN_RECORDS; k += CHURN_DRAIN)
 			sampler_fold(t, ring, UINT64_MAX, k, k + CHURN_DRAIN, NULL, 0, false, false,
-				     NULL, NULL);
+				     NULL, NULL, NULL);
 		hosttab_end(t, 1.0);
 		ns[i] = (cpu_now() - t0) * 1e6 / CHURN_RECORDS;
 	}
@@ -159,7 +159,7 @@ static int grow(void)
 		double t0 = wall_ms();
 
 		sampler_fold(t, ring, UINT64_MAX, k * CHURN_DRAIN, (k + 1) * CHURN_DRAIN, NULL, 0,
-			     false, false, NULL, NULL);
+			     false, false, NULL, NULL, NULL);
 		ms[k] = wall_ms() - t0;
 		if ((k + 1) * CHURN_DRAIN % GROW_SAMPLE == 0) {
 			t0 = wall_ms();
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 			t0 = cpu_now();
 			if (busy) /* the records as one ring holds them, in order */
 				sampler_fold(t, ring, UINT64_MAX, 0, n, NULL, 0, false, false, NULL,
-					     NULL);
+					     NULL, NULL);
 			t1 = cpu_now();
 			hosttab_end(t, 1.0);
 			t2 = cpu_now();

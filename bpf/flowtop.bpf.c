@@ -40,7 +40,8 @@
 #define NEXTHDR_FRAGMENT 44
 #define NEXTHDR_DEST	 60
 #define EEXIST		 17
-#define LOOPBACK_IFINDEX 1 /* lo's, in every namespace */
+#define LOOPBACK_IFINDEX 1  /* lo's, in every namespace */
+#define IPPROTO_ICMP6	 58 /* <linux/in6.h>'s IPPROTO_ICMPV6 */
 /* GRE flag bits as <linux/if_tunnel.h> has them (it drags in libc headers): big-endian
  * constants, to be tested against the unswapped field */
 #define GRE_CSUM    bpf_htons(0x8000)
@@ -88,6 +89,17 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, FLOWTOP_WAKE_BYTES);
 } wake SEC(".maps");
+
+/* The ports of each set's owner (FLOWTOP_PORTS_*), at the set's index in joins: read and
+ * written as the owner's addresses are. One entry when ports are not counted. Sized
+ * before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} owner_ports SEC(".maps");
 
 /* Where frames go when their CPU's ring is full. */
 struct {
@@ -138,6 +150,11 @@ const volatile __u32 exchange_head = 0;
  * record of its own, no set is read or written, and the verifier drops the joins, whose
  * instructions such a kernel refuses. Set before load. */
 const volatile __u32 fetch_atomics = 1;
+
+/* 1 when user space counts ports (FLOWTOP_PORTS_*): a pair is then also its ports, read
+ * from the innermost transport header. 0: the verifier drops every instruction that
+ * reads, compares or writes them. Set before load. */
+const volatile __u32 want_ports = 0;
 
 struct vlan_tag {
 	__be16 tci;
@@ -190,6 +207,7 @@ struct cursor {
 	__u64 opts;	     /* the options of the hop-by-hop and destination headers passed,
 			      * [start, end) as 16 bits each, 32 bits an area: checked after
 			      * the walk (options_overrun()) */
+	__u64 ports;	     /* after the walk, with want_ports: FLOWTOP_PORTS_* */
 };
 
 /* Whether n bytes from the cursor fit inside the enclosing IP packet (and the frame). */
@@ -406,6 +424,10 @@ static __always_inline enum verdict parse_ipproto(struct __sk_buff *skb, struct 
 static __always_inline void account(const struct flow_spill_key *key, int tx, __u64 bytes,
 				    struct flow_stats *st)
 {
+	/* a port's update the map refuses is found missing by user space (2 a spilled
+	 * frame), as an address's is; the filter's `lost` counts addresses' alone */
+	int is_port = key->slot & FLOWTOP_SPILL_PORT;
+
 	struct flow_spill *v, init = {};
 	long err;
 
@@ -426,7 +448,8 @@ static __always_inline void account(const struct flow_spill_key *key, int tx, __
 		}
 		v = err == -EEXIST ? bpf_map_lookup_elem(&spill, key) : NULL;
 		if (!v) {
-			st->lost++;
+			if (!is_port)
+				st->lost++;
 			return;
 		}
 	}
@@ -460,18 +483,47 @@ static __always_inline void set_key(struct flow_key *key, const struct flow_key 
 	__builtin_memcpy(&key->addr[12], &addr4, 4);
 }
 
+/* The spill map's key of a port (FLOWTOP_PORT_KEY_KIND): known, or the protocol's
+ * "no port". */
+static __always_inline void set_port_key(struct flow_key *key, __u8 proto, __u16 port, int known)
+{
+	__builtin_memset(key->addr, 0, 16);
+	key->addr[10] = FLOWTOP_PORT_KEY_KIND;
+	key->addr[11] = proto;
+	key->addr[12] = port >> 8;
+	key->addr[13] = port & 0xff;
+	key->addr[14] = known ? 1 : 0;
+}
+
+/* The innermost IP protocol of a walked frame: FLOWTOP_PROTO_UNKNOWN when the walk
+ * stopped before reaching it (a later IPv4 fragment). */
+static __always_inline __u8 proto_of(const struct cursor *c)
+{
+	return c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
+}
+
 /* A frame whose CPU's ring is full, into the spill map: the cold path, a function of its
  * own so that the hot one keeps its registers. Called after the layer walk, where 6.1's
- * verifier still prunes (tests/kern/test_verifier.c keeps it so). */
+ * verifier still prunes (tests/kern/test_verifier.c keeps it so). With ports, its
+ * source port as sender and its destination port as receiver too, under keys of their
+ * own (FLOWTOP_SPILL_PORT). */
 static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 slot,
 				   struct flow_stats *st)
 {
 	struct flow_spill_key key = { .slot = slot };
+	int known = (c->ports & FLOWTOP_PORTS_KNOWN) != 0;
 
 	st->spilled++;
 	set_key(&key.addr, &c->src, c->v4);
 	account(&key, 1, bytes, st);
 	set_key(&key.addr, &c->dst, c->v4);
+	account(&key, 0, bytes, st);
+	if (!want_ports)
+		return;
+	key.slot = slot | FLOWTOP_SPILL_PORT;
+	set_port_key(&key.addr, proto_of(c), FLOWTOP_PORTS_SRC(c->ports), known);
+	account(&key, 1, bytes, st);
+	set_port_key(&key.addr, proto_of(c), FLOWTOP_PORTS_DST(c->ports), known);
 	account(&key, 0, bytes, st);
 }
 
@@ -491,14 +543,22 @@ static __always_inline int same_addr(const union flow_ring_slot *s, const struct
 }
 
 /* Whether the record at pos, whose count says it is of the frame's slot, protocol and
- * family (whose), has the frame's addresses. */
+ * family (whose), has the frame's addresses, and its ports when they are counted. */
 static __always_inline int same_addrs(__u32 cpu, __u64 pos, const union flow_ring_slot *first,
 				      const struct cursor *c)
 {
 	const union flow_ring_slot *src, *dst;
 
-	if (c->v4)
-		return first->rec.src4 == ipv4_of(&c->src) && first->rec.dst4 == ipv4_of(&c->dst);
+	if (c->v4) {
+		if (first->rec.src4 != ipv4_of(&c->src) || first->rec.dst4 != ipv4_of(&c->dst))
+			return 0;
+		if (!want_ports)
+			return 1;
+		src = ring_at(cpu, pos + 1);
+		return src && src->word[0] == c->ports;
+	}
+	if (want_ports && first->word[1] != c->ports)
+		return 0;
 	src = ring_at(cpu, pos + 1);
 	dst = ring_at(cpu, pos + 2);
 	return src && dst && same_addr(src, &c->src) && same_addr(dst, &c->dst);
@@ -527,6 +587,9 @@ static __always_inline __u32 pair_hash(const struct cursor *c, __u64 whose)
 	const __u32 *s = (const __u32 *)c->src.addr, *d = (const __u32 *)c->dst.addr;
 	__u64 h;
 
+	/* ports, when counted, are whose too: an odd factor spreads them over the word */
+	if (want_ports)
+		whose ^= c->ports * 0x9e3779b97f4a7c15ull;
 	if (c->v4)
 		h = mix64(((__u64)s[3] << 32 | d[3]) ^ whose);
 	else
@@ -638,8 +701,8 @@ static __always_inline union flow_ring_slot *ring_room(__u32 cpu, struct flow_ri
  * free or holds this frame alone, and user space reads it only after the notice, so
  * plain stores do. */
 static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
-				      union flow_ring_slot *own, __u32 idx, const struct cursor *c,
-				      __u64 count, int live)
+				      union flow_ring_slot *own, __u64 *ports, __u32 idx,
+				      const struct cursor *c, __u64 count, int live)
 {
 	union flow_ring_slot *notice;
 	__u64 head, tail;
@@ -651,6 +714,8 @@ static __always_inline int owner_open(__u32 cpu, struct flow_ring_ctl *ctl,
 	}
 	own->rec.src4 = ipv4_of(&c->src);
 	own->rec.dst4 = ipv4_of(&c->dst);
+	if (ports)
+		*ports = c->ports;
 	own->rec.count = count;
 	notice->rec.count = FLOWTOP_RECORD_NOTICE | idx;
 	notice->rec.src4 = notice->rec.dst4 = 0;
@@ -668,16 +733,23 @@ static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
 {
 	union flow_ring_slot *own = &set->owner;
 	__u64 one = FLOWTOP_RECORD_ONE_FRAME | bytes, count = *(volatile __u64 *)&own->rec.count;
+	__u32 at = cpu * (set_mask + 1) + idx;
+	__u64 *ports = NULL;
 
+	if (want_ports) {
+		ports = bpf_map_lookup_elem(&owner_ports, &at);
+		if (!ports)
+			return 0;
+	}
 	if (count) {
 		if ((count & (FLOWTOP_RECORD_TAKEN | FLOWTOP_RECORD_WHOSE)) != whose ||
 		    !count_has_room(count, bytes) || own->rec.src4 != ipv4_of(&c->src) ||
-		    own->rec.dst4 != ipv4_of(&c->dst))
+		    own->rec.dst4 != ipv4_of(&c->dst) || (ports && *ports != c->ports))
 			return 0;
 		if (__sync_fetch_and_add(&own->rec.count, one))
 			return 1;
 	}
-	return owner_open(cpu, ctl, own, idx, c, whose | one, live);
+	return owner_open(cpu, ctl, own, ports, idx, c, whose | one, live);
 }
 
 /* Hands the frame to user space (struct flow_ring_ctl): an IPv4 frame counted in its
@@ -687,11 +759,12 @@ static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
  * no_joins; only a live frame may wake user space. */
 static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 slot, int live)
 {
-	__u8 proto = c->layer == LAYER_IPPROTO ? (__u8)c->next : FLOWTOP_PROTO_UNKNOWN;
-	__u64 whose = (c->v4 ? 0 : FLOWTOP_RECORD_V6) | (__u64)proto << FLOWTOP_RECORD_PROTO_SHIFT |
+	__u64 whose = (c->v4 ? 0 : FLOWTOP_RECORD_V6) |
+		      (__u64)proto_of(c) << FLOWTOP_RECORD_PROTO_SHIFT |
 		      (__u64)(slot & 0xff) << FLOWTOP_RECORD_SLOT_SHIFT;
-	__u32 cpu = bpf_get_smp_processor_id(),
-	      len = c->v4 ? FLOWTOP_RECORD_SLOTS_V4 : FLOWTOP_RECORD_SLOTS_V6;
+	__u32 cpu = bpf_get_smp_processor_id(), len = !c->v4	   ? FLOWTOP_RECORD_SLOTS_V6
+						      : want_ports ? FLOWTOP_RECORD_SLOTS_V4_PORTS
+								   : FLOWTOP_RECORD_SLOTS_V4;
 	union flow_ring_slot *first, *src, *dst;
 	__u32 h = pair_hash(c, whose);
 	struct flow_ring_ctl *ctl;
@@ -715,6 +788,13 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	if (c->v4) {
 		first->rec.src4 = ipv4_of(&c->src);
 		first->rec.dst4 = ipv4_of(&c->dst);
+		if (want_ports) {
+			src = ring_at(cpu, head + 1);
+			if (!src)
+				return 0;
+			src->word[0] = c->ports;
+			src->word[1] = 0;
+		}
 	} else {
 		src = ring_at(cpu, head + 1);
 		dst = ring_at(cpu, head + 2);
@@ -722,7 +802,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 			return 0;
 		__builtin_memcpy(src->addr, c->src.addr, 16);
 		__builtin_memcpy(dst->addr, c->dst.addr, 16);
-		first->rec.src4 = first->rec.dst4 = 0;
+		first->word[1] = want_ports ? c->ports : 0;
 	}
 	first->rec.count = whose | FLOWTOP_RECORD_ONE_FRAME | bytes;
 	if (joins)
@@ -867,11 +947,56 @@ static __always_inline enum verdict dissect(struct __sk_buff *skb, struct cursor
 	return v;
 }
 
+/* The bytes of a walked frame's innermost transport header its ports are read from:
+ * the first four of TCP, UDP, UDP-Lite, SCTP and DCCP (source and destination port),
+ * an ICMP or ICMPv6 message's first (its type); 0 for another protocol or a later
+ * fragment (the walk stopped at its IP header or its fragment header). */
+static __always_inline __u32 ports_bytes(const struct cursor *c)
+{
+	if (c->layer != LAYER_IPPROTO)
+		return 0;
+	switch (c->next) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_SCTP:
+	case IPPROTO_DCCP:
+		return 4;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMP6:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The ports of a walked frame (FLOWTOP_PORTS_*): 0, "no port", also when its transport
+ * header is cut short. */
+static __always_inline __u64 transport_ports(struct __sk_buff *skb, const struct cursor *c)
+{
+	__u32 n = ports_bytes(c);
+	__be16 p[2];
+	__u8 type;
+
+	if (n == 4) {
+		if (!fits(c, sizeof(p)) || bpf_skb_load_bytes(skb, c->off, p, sizeof(p)))
+			return 0;
+		return FLOWTOP_PORTS_KNOWN | (__u64)bpf_ntohs(p[0]) << 16 | bpf_ntohs(p[1]);
+	}
+	if (n == 1) {
+		if (!fits(c, sizeof(type)) || bpf_skb_load_bytes(skb, c->off, &type, sizeof(type)))
+			return 0;
+		return FLOWTOP_PORTS_KNOWN | (__u64)type << 16 | type;
+	}
+	return 0;
+}
+
 /* Counts a dissected frame of `bytes` on the wire: in its slot's stats, and its two
  * addresses in a record of this CPU's ring, or in the spill map when the ring is full.
  * live: a frame of a socket (not of a capture file), whose record may wake user space. */
-static __always_inline void count(const struct cursor *c, enum verdict v, __u64 bytes, __u32 slot,
-				  struct flow_stats *st, int outgoing, int live)
+static __always_inline void count(struct __sk_buff *skb, struct cursor *c, enum verdict v,
+				  __u64 bytes, __u32 slot, struct flow_stats *st, int outgoing,
+				  int live)
 {
 	st->frames++;
 	st->bytes += bytes;
@@ -888,6 +1013,8 @@ static __always_inline void count(const struct cursor *c, enum verdict v, __u64 
 		return;
 	}
 	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
+	if (want_ports)
+		c->ports = transport_ports(skb, c);
 	if (ring_push(c, bytes, (__u16)slot, live))
 		return;
 	spill_frame(c, bytes, slot, st);
@@ -915,7 +1042,7 @@ int flowtop_count(struct __sk_buff *skb)
 	if (!st)
 		return 0;
 	c.next = f.next;
-	count(&c, dissect(skb, &c), f.bytes, f.slot, st, skb->pkt_type == PACKET_OUTGOING, 1);
+	count(skb, &c, dissect(skb, &c), f.bytes, f.slot, st, skb->pkt_type == PACKET_OUTGOING, 1);
 	return 0;
 }
 
@@ -989,9 +1116,10 @@ __noinline int count_file_frame(struct __sk_buff *skb, __u32 off, __u32 slot, __
 	if (!st)
 		return 0;
 	v = dissect(skb, &c);
-	if (v == V_CUT && f.held)
+	/* cut short in what the run was given, its headers or (counted) its ports: whole */
+	if (f.held && (v == V_CUT || (want_ports && c.have_ip && !fits(&c, ports_bytes(&c)))))
 		return -(int)(sizeof(f) + f.len);
-	count(&c, v, (__u64)f.len + f.held + f.extra + hlen, slot, st, 0, 0);
+	count(skb, &c, v, (__u64)f.len + f.held + f.extra + hlen, slot, st, 0, 0);
 	return sizeof(f) + f.len;
 }
 

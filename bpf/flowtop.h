@@ -28,6 +28,7 @@ union flow_ring_slot {
 		__be32 src4; /* an IPv4 record's innermost source; 0 in an IPv6 record */
 		__be32 dst4; /* and destination */
 	} rec;		     /* a record's first slot */
+	__u64 word[2];	     /* where a record keeps its ports (FLOWTOP_PORTS_*, below) */
 	__u8 addr[16];	     /* an IPv6 record's source (second slot) or destination (third) */
 };
 
@@ -35,8 +36,12 @@ union flow_ring_slot {
  * frames (12), the interface's slot (8, struct flow_link), the innermost IP protocol
  * (8: FLOWTOP_PROTO_UNKNOWN when the dissector stopped before reaching it), whether
  * the pair is IPv6 (the record is three slots), and "taken". */
-#define FLOWTOP_RECORD_SLOTS_V4	   1 /* slots of an IPv4 pair's record */
-#define FLOWTOP_RECORD_SLOTS_V6	   3 /* of an IPv6 pair's: the most a record takes */
+#define FLOWTOP_RECORD_SLOTS_V4 1 /* slots of an IPv4 pair's record */
+#define FLOWTOP_RECORD_SLOTS_V6 3 /* of an IPv6 pair's: the most a record takes */
+#define FLOWTOP_RECORD_SLOTS_V4_PORTS                                                              \
+	2 /* of an IPv4 pair's when the filter counts ports: its ports in the second slot's        \
+	   * word[0] (an IPv6 record's are in its first slot's word[1], where an IPv4 record       \
+	   * keeps its addresses) */
 #define FLOWTOP_RECORD_FRAME_SHIFT 34
 #define FLOWTOP_RECORD_SLOT_SHIFT  46
 #define FLOWTOP_RECORD_PROTO_SHIFT 54
@@ -69,8 +74,8 @@ struct flow_link {
 
 /* Key of the spill map: an address on one interface. */
 struct flow_spill_key {
-	struct flow_key addr;
-	__u32 slot;
+	struct flow_key addr; /* or a port's key (FLOWTOP_PORT_KEY_KIND) */
+	__u32 slot;	      /* | FLOWTOP_SPILL_PORT for a port's key */
 };
 
 /* The wake ring (a BPF ring buffer; the wakes of struct flow_ring_ctl): an 8-byte notice
@@ -79,6 +84,25 @@ struct flow_spill_key {
 #define FLOWTOP_WAKE_BYTES (64u << 10)
 
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
+
+/* Ports. When user space asks for them (the program's want_ports, set before load), a
+ * pair is also its frames' transport ports, and its records and its set's owner carry
+ * them in a 64-bit word: the innermost IP header's transport header's source port
+ * (bits 16-31) and destination port (bits 0-15) for TCP, UDP, UDP-Lite, SCTP and DCCP,
+ * an ICMP or ICMPv6 message's type as both, and FLOWTOP_PORTS_KNOWN; 0 when the frame
+ * has none to read (another protocol, a later fragment, a transport header cut short):
+ * "no port". */
+#define FLOWTOP_PORTS_KNOWN  (1ull << 32)
+#define FLOWTOP_PORTS_SRC(w) ((__u16)((w) >> 16))
+#define FLOWTOP_PORTS_DST(w) ((__u16)(w))
+
+/* A port as a key of the per-address tables (struct flow_key): bytes 0-9 zero, byte 10
+ * FLOWTOP_PORT_KEY_KIND, byte 11 the IP protocol, bytes 12-13 the port (big endian),
+ * byte 14 1 when the port is known, 0 for the protocol's "no port". No IPv4-mapped
+ * address has it (their byte 10 is 0xff); in the spill map a port's key is told apart
+ * by its slot, which carries FLOWTOP_SPILL_PORT. */
+#define FLOWTOP_PORT_KEY_KIND 'P'
+#define FLOWTOP_SPILL_PORT    (1u << 31)
 
 /* The ring protocol, the one statement of it: how the filter hands frames to user space
  * and user space takes them. bpf/flowtop.bpf.c and src/count/sampler.c point here and keep
@@ -95,12 +119,13 @@ struct flow_spill_key {
  * CPU, so the filter never races itself. Records' and owners' counts alone are written
  * by both (the exchange, below).
  *
- * Records. The frames of one pair (same addresses, protocol and interface) on a CPU
- * between two drains go to one record. An IPv4 pair's record is one slot (count, src4,
- * dst4); an IPv6 pair's is three, its source and destination in the two slots after the
- * first. A record's count holds whose it is (interface, protocol, family:
- * FLOWTOP_RECORD_WHOSE) and how much (frames and their bytes) in one word, so a frame
- * joins its pair's record with one atomic addition. The filter writes a new record
+ * Records. The frames of one pair (same addresses, protocol and interface, and ports
+ * when they are counted) on a CPU between two drains go to one record. An IPv4 pair's
+ * record is one slot (count, src4, dst4), two with ports; an IPv6 pair's is three, its
+ * source and destination in the two slots after the first (FLOWTOP_RECORD_SLOTS_*). A
+ * record's count holds whose it is (interface, protocol, family: FLOWTOP_RECORD_WHOSE)
+ * and how much (frames and their bytes) in one word, so a frame joins its pair's record
+ * with one atomic addition. The filter writes a new record
  * whole, then moves head past it, publishing it (its stores ordered before head's); user
  * space loads head with acquire, so each record before head is whole. The filter finds a
  * pair's last record by its set's join hints, and joins it only when it lies at or past
@@ -110,9 +135,10 @@ struct flow_spill_key {
  * Owners and notices. An IPv4 pair may instead be counted in place, in its set's owner:
  * a record as the ring's are (count, src4, dst4) that lives in the set. A free owner
  * (count 0) is claimed by the next IPv4 pair of its set: the filter writes its
- * addresses and count, then publishes a notice, a ring slot whose count is
- * FLOWTOP_RECORD_NOTICE and the set's index, that names it. User space reads an owner
- * only when a notice names it. Its addresses change only while it is free, and a set
+ * addresses (and ports, in the owner_ports array at the set's index) and count, then
+ * publishes a notice, a ring slot whose count is FLOWTOP_RECORD_NOTICE and the set's
+ * index, that names it. User space reads an owner only when a notice names it. Its
+ * addresses and ports change only while it is free, and a set
  * has one notice out at most: an owner is claimed, or opened again, only while free.
  *
  * The exchange that frees. User space drains [tail, head): it reads each record, or

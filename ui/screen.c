@@ -414,6 +414,8 @@ static const char *group_title(const struct groups *g)
 		return "AS";
 	case GROUP_COUNTRY:
 		return "COUNTRY";
+	case GROUP_PORT:
+		return "PORT";
 	case GROUP_HOST:
 		break;
 	}

@@ -34,6 +34,7 @@ static const struct hosttab *shown_hosts(struct ui *u)
 
 bool ui_build_groups(struct ui *u)
 {
+	struct hosttab *rows;
 	int err;
 
 	if (u->group.by == GROUP_HOST)
@@ -43,7 +44,9 @@ bool ui_build_groups(struct ui *u)
 		if (u->groups && !u->play)
 			groups_look_up_aside(u->groups);
 	}
-	err = u->groups ? groups_build(u->groups, capture_hosts(u->cap), &u->group) : -ENOMEM;
+	/* the port rows are their own groups (counted only when asked for at the start) */
+	rows = u->group.by == GROUP_PORT ? capture_ports(u->cap) : capture_hosts(u->cap);
+	err = u->groups && rows ? groups_build(u->groups, rows, &u->group) : -ENOMEM;
 	if (err)
 		ui_status(u, "cannot group the hosts: %s", strerror(-err));
 	u->group_view.groups = u->groups;

@@ -186,7 +186,7 @@ static const struct cli_option options[] = {
 	  "invalid speed '%s' (0 for as fast as it goes, or up to " STR(
 	      PLAYBACK_MAX_SPEED) " times the capture's)" },
 	{ "group", 0, OPT_PARSE, 0, 0, 0, parse_group,
-	  "--group takes host, prefix, as or country, not '%s'" },
+	  "--group takes host, prefix, as, country or port, not '%s'" },
 	{ "prefix", 0, OPT_PARSE, 0, 0, 0, parse_prefixes,
 	  "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to 128, not '%s'" },
 	{ "geo-db", 0, OPT_TEXT, FIELD(geo_db), 0, 0, NULL, "--geo-db needs a file" },
@@ -260,7 +260,8 @@ void cli_usage(FILE *out)
 		"  -f, --filter FILTER    show only hosts in a CIDR (10.0.0.0/8), one address,\n"
 		"                         or whose address or name contains FILTER\n"
 		"      --group BY         rows by host (default), prefix, as (autonomous\n"
-		"                         system) or country: each group's hosts summed\n"
+		"                         system) or country: each group's hosts summed;\n"
+		"                         or port: a row per protocol and port\n"
 		"      --prefix V4[,V6]   prefix lengths of --group prefix (default %u,%u)\n"
 		"      --geo-db FILE      the location database for AS and country (default\n"
 		"                         libloc's, %s)\n"

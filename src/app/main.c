@@ -226,8 +226,8 @@ static enum outcome load(struct start *s)
 {
 	const struct cli_opts *o = &s->opts;
 
-	s->cap = capture_new(o->max_hosts, (size_t)o->ring_mib << 20, o->verbose, s->err,
-			     sizeof(s->err));
+	s->cap = capture_new(o->max_hosts, (size_t)o->ring_mib << 20, o->group.by == GROUP_PORT,
+			     o->verbose, s->err, sizeof(s->err));
 	if (!s->cap) /* reading a file, only an unsupported kernel is the user's to fix */
 		return outcome_of_error(o->read && errno != EOPNOTSUPP ? -1 : -errno);
 	return o->read ? attach_file(s) : attach_live(s);

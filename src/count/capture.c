@@ -45,6 +45,7 @@ struct capture {
 	struct flowtop_bpf *skel;
 	struct sampler *sampler;
 	struct hosttab *hosts;
+	struct hosttab *ports; /* the port rows, when the program counts ports; else NULL */
 	struct flow_totals totals;
 	struct watch w;
 	struct slots slots;    /* under any: which slots the interfaces hold */
@@ -85,8 +86,8 @@ static void watch_close(struct watch *w)
 	watch_init(w);
 }
 
-struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose, char *err,
-			    size_t errlen)
+struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool ports, bool verbose,
+			    char *err, size_t errlen)
 {
 	struct capture *c = calloc(1, sizeof(*c));
 	struct bpf_maps maps;
@@ -104,7 +105,9 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 		snprintf(err, errlen, "cannot create an epoll instance: %s", strerror(errno));
 		goto out_free;
 	}
-	c->skel = bpf_load(&(struct bpf_load_opts){ .ring_budget = ring_bytes, .verbose = verbose },
+	c->skel = bpf_load(&(struct bpf_load_opts){ .ring_budget = ring_bytes,
+						    .ports = ports,
+						    .verbose = verbose },
 			   err, errlen);
 	if (!c->skel) {
 		ret = errno;
@@ -124,6 +127,15 @@ struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose,
 		snprintf(err, errlen, "cannot allocate a table of %u hosts (-m): %s", max_hosts,
 			 strerror(errno));
 		goto out_free;
+	}
+	if (ports) { /* as many port rows as hosts (-m): the idlest leave to "other" */
+		c->ports = hosttab_new(max_hosts);
+		if (!c->ports) {
+			snprintf(err, errlen, "cannot allocate a table of %u ports (-m): %s",
+				 max_hosts, strerror(errno));
+			goto out_free;
+		}
+		sampler_set_ports(c->sampler, c->ports);
 	}
 	ret = sampler_reset(c->sampler, c->hosts, &c->totals); /* the totals' first values */
 	if (ret) {
@@ -147,6 +159,7 @@ void capture_free(struct capture *c)
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
 	hosttab_free(c->hosts);
+	hosttab_free(c->ports);
 	sampler_free(c->sampler);
 	filefeed_free(c->feed);
 	gate_free(c->gate);
@@ -270,6 +283,8 @@ static size_t any_take_back(struct capture *c, unsigned slot, size_t keep)
 
 	sampler_restart_slot(c->sampler, slot);
 	hosttab_forget_link(c->hosts, slot);
+	if (c->ports)
+		hosttab_forget_link(c->ports, slot);
 	slots_free(&c->slots, slot);
 	for (k = 0; k < c->w.nlinks; k++)
 		if (c->w.links[k].gone && c->w.links[k].slot == slot) {
@@ -910,6 +925,11 @@ const struct iface_watch *capture_links(const struct capture *c, size_t *n)
 struct hosttab *capture_hosts(const struct capture *c)
 {
 	return c->hosts;
+}
+
+struct hosttab *capture_ports(const struct capture *c)
+{
+	return c->ports;
 }
 
 const struct flow_totals *capture_totals(const struct capture *c)

@@ -16,10 +16,11 @@
 struct capture;
 
 /* Loads the program, its rings in ring_bytes (see bpf_load_ring_slots()); the host
- * table holds at most max_hosts. NULL on failure, reason in err; errno EOPNOTSUPP when
+ * table holds at most max_hosts, and so does the table of port rows, made when ports
+ * are counted (capture_ports()). NULL on failure, reason in err; errno EOPNOTSUPP when
  * the kernel cannot run the program (see bpf_load()). */
-struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool verbose, char *err,
-			    size_t errlen);
+struct capture *capture_new(unsigned max_hosts, size_t ring_bytes, bool ports, bool verbose,
+			    char *err, size_t errlen);
 void capture_free(struct capture *c);
 
 /* Interfaces listed under any at once: each with its name and its link header's length
@@ -122,6 +123,8 @@ bool capture_up(const struct capture *c);
 /* The watched interfaces, gone ones included, in the order listed or seen. */
 const struct iface_watch *capture_links(const struct capture *c, size_t *n);
 struct hosttab *capture_hosts(const struct capture *c);
+/* The port rows (flow_key_port() keys), when the program counts ports; else NULL. */
+struct hosttab *capture_ports(const struct capture *c);
 const struct flow_totals *capture_totals(const struct capture *c);
 
 #endif

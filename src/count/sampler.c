@@ -26,12 +26,13 @@ struct seen {
 
 struct sampler {
 	struct bpf_maps m;
-	union flow_ring_slot *ring;	    /* ncpus * ring_slots slots (a record is taken by
-					     * exchanging its count) */
-	struct flow_ring_ctl *ctl;	    /* ncpus heads and tails */
-	struct flow_pair_set *sets;	    /* ncpus * join_sets pair sets (an owner is taken by
-					     * exchanging its count for 0) */
-	size_t ring_len, ctl_len, sets_len; /* mmap lengths */
+	union flow_ring_slot *ring; /* ncpus * ring_slots slots (a record is taken by
+				     * exchanging its count) */
+	struct flow_ring_ctl *ctl;  /* ncpus heads and tails */
+	struct flow_pair_set *sets; /* ncpus * join_sets pair sets (an owner is taken by
+				     * exchanging its count for 0) */
+	uint64_t *owner_ports;	    /* beside them, their owners' ports (m.ports) */
+	size_t ring_len, ctl_len, sets_len, owner_ports_len; /* mmap lengths */
 	struct ring_buffer *wake; /* the filter's notices that a ring passed a quarter full */
 	uint64_t wakes;		  /* notices taken */
 	struct flow_stats *stats; /* FLOWTOP_MAX_SLOTS * ncpus values: every slot's, per CPU */
@@ -51,10 +52,13 @@ struct sampler {
 	struct flow_stats raw[FLOWTOP_MAX_SLOTS], base[FLOWTOP_MAX_SLOTS];
 	/* what user space counted itself (sampler_add_filtered()), added to the kernel's */
 	struct flow_stats user[FLOWTOP_MAX_SLOTS];
-	unsigned *joins_off; /* per CPU: drains since its filter stopped joining records,
-			      * 0 while it joins (joins_paid()) */
-	bool no_batch;	     /* the kernel refused batch lookups once */
-	struct convo *convo; /* the focused address's conversations, or NULL */
+	unsigned *joins_off;   /* per CPU: drains since its filter stopped joining records,
+				* 0 while it joins (joins_paid()) */
+	bool no_batch;	       /* the kernel refused batch lookups once */
+	struct convo *convo;   /* the focused address's conversations, or NULL */
+	struct hosttab *ports; /* the port rows (m.ports), or NULL */
+	/* the same of ports as found[] and lost[] of addresses */
+	uint64_t ports_found[FLOWTOP_MAX_SLOTS], ports_lost[FLOWTOP_MAX_SLOTS];
 };
 
 static size_t page_round(size_t n)
@@ -141,12 +145,18 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->ring = MAP_FAILED;
 	s->ctl = MAP_FAILED;
 	s->sets = MAP_FAILED;
+	s->owner_ports = MAP_FAILED;
 	s->ring_len = page_round((size_t)maps->ncpus * maps->ring_slots * sizeof(*s->ring));
 	s->ctl_len = page_round((size_t)maps->ncpus * sizeof(*s->ctl));
 	s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_fd, 0);
 	s->ctl = mmap(NULL, s->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->ring_ctl_fd, 0);
 	s->sets_len = page_round((size_t)maps->ncpus * maps->join_sets * sizeof(*s->sets));
 	s->sets = mmap(NULL, s->sets_len, PROT_READ | PROT_WRITE, MAP_SHARED, maps->joins_fd, 0);
+	if (maps->ports) {
+		s->owner_ports_len = page_round((size_t)maps->ncpus * maps->join_sets * 8);
+		s->owner_ports =
+		    mmap(NULL, s->owner_ports_len, PROT_READ, MAP_SHARED, maps->owner_ports_fd, 0);
+	}
 	s->wake = ring_buffer__new(maps->wake_fd, on_wake, s, NULL);
 	/* a walk racing inserts and evictions may meet more keys than the map holds */
 	s->spill_cap = info.max_entries + info.max_entries / 8 + 64;
@@ -155,7 +165,8 @@ struct sampler *sampler_new(const struct bpf_maps *maps)
 	s->stats = calloc((size_t)FLOWTOP_MAX_SLOTS * maps->ncpus, sizeof(*s->stats));
 	s->joins_off = calloc(maps->ncpus, sizeof(*s->joins_off));
 	s->stats_batch = true;
-	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED || s->sets == MAP_FAILED || !s->wake) {
+	if (s->ring == MAP_FAILED || s->ctl == MAP_FAILED || s->sets == MAP_FAILED ||
+	    (maps->ports && s->owner_ports == MAP_FAILED) || !s->wake) {
 		err = errno;
 		sampler_free(s);
 		errno = err;
@@ -181,6 +192,8 @@ void sampler_free(struct sampler *s)
 		munmap((void *)s->ctl, s->ctl_len);
 	if (s->sets != MAP_FAILED)
 		munmap(s->sets, s->sets_len);
+	if (s->owner_ports != MAP_FAILED)
+		munmap(s->owner_ports, s->owner_ports_len);
 	ring_buffer__free(s->wake);
 	free(s->spill_keys);
 	free(s->spill_vals);
@@ -199,6 +212,7 @@ struct decoded {
 	union flow_ring_slot *first; /* its first slot, or the owner a notice names */
 	uint64_t taken;		     /* its count once taken: FLOWTOP_RECORD_TAKEN, an
 				      * owner's 0 (free) */
+	uint64_t ports;		     /* FLOWTOP_PORTS_*, when the records carry them */
 };
 
 #define FOLD_WINDOW 32 /* records decoded ahead, at most (a power of two) */
@@ -209,8 +223,9 @@ struct fold {
 	union flow_ring_slot *ring;
 	struct flow_pair_set *sets; /* the CPU's pair sets, whose owners notices name */
 	uint64_t nsets;
-	uint64_t mask, pos, head; /* the next slot to decode, and where the records end */
-	uint64_t decoded;	  /* records decoded */
+	const struct fold_ports *ports; /* NULL: the records carry none */
+	uint64_t mask, pos, head;	/* the next slot to decode, and where the records end */
+	uint64_t decoded;		/* records decoded */
 	struct decoded win[FOLD_WINDOW];
 };
 
@@ -237,18 +252,26 @@ static bool read_record(struct fold *f, struct decoded *d)
 			d->taken = 0;
 			flow_key_ipv4(&d->src, d->first->rec.src4);
 			flow_key_ipv4(&d->dst, d->first->rec.dst4);
+			d->ports = f->ports ? f->ports->owner[count] : 0;
 			return true;
 		}
 	}
-	len = count & FLOWTOP_RECORD_V6 ? FLOWTOP_RECORD_SLOTS_V6 : FLOWTOP_RECORD_SLOTS_V4;
+	len = count & FLOWTOP_RECORD_V6 ? FLOWTOP_RECORD_SLOTS_V6
+	      : f->ports		? FLOWTOP_RECORD_SLOTS_V4_PORTS
+					: FLOWTOP_RECORD_SLOTS_V4;
 	if (f->head - f->pos < len)
 		return false; /* cannot be: a record is whole before head moves past it */
+	d->ports = 0;
 	if (count & FLOWTOP_RECORD_V6) {
 		memcpy(d->src.addr, f->ring[(f->pos + 1) & f->mask].addr, sizeof(d->src.addr));
 		memcpy(d->dst.addr, f->ring[(f->pos + 2) & f->mask].addr, sizeof(d->dst.addr));
+		if (f->ports)
+			d->ports = first->word[1];
 	} else {
 		flow_key_ipv4(&d->src, first->rec.src4);
 		flow_key_ipv4(&d->dst, first->rec.dst4);
+		if (f->ports)
+			d->ports = f->ring[(f->pos + 1) & f->mask].word[0];
 	}
 	d->first = first;
 	d->count = count;
@@ -272,13 +295,32 @@ static bool decode(struct fold *f, struct hosttab *t)
 	return true;
 }
 
+/* A record's frames into the port rows: at its destination port as received, at its
+ * source port as sent (FLOWTOP_PORTS_*; a protocol's "no port" both, when it has none). */
+static void fold_ports(struct hosttab *ports, uint8_t proto, uint64_t w, uint32_t frames,
+		       uint64_t bytes, uint64_t links)
+{
+	bool known = w & FLOWTOP_PORTS_KNOWN;
+	struct flow_key key;
+
+	flow_key_port(&key, proto, FLOWTOP_PORTS_DST(w), known);
+	hosttab_add_frames(ports, &key, 0, frames, bytes, links);
+	flow_key_port(&key, proto, FLOWTOP_PORTS_SRC(w), known);
+	hosttab_add_frames(ports, &key, 1, frames, bytes, links);
+}
+
 uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t mask, uint64_t tail,
 		      uint64_t head, struct flow_pair_set *sets, uint64_t nsets, bool take,
-		      bool track_links, struct convo *convo, uint64_t *frames_out)
+		      bool track_links, struct convo *convo, const struct fold_ports *ports,
+		      uint64_t *frames_out)
 {
-	struct fold f = {
-		.ring = ring, .sets = sets, .nsets = nsets, .mask = mask, .pos = tail, .head = head
-	};
+	struct fold f = { .ring = ring,
+			  .sets = sets,
+			  .nsets = nsets,
+			  .ports = ports,
+			  .mask = mask,
+			  .pos = tail,
+			  .head = head };
 	uint64_t done, all_frames = 0;
 
 	while (f.decoded < FOLD_FAR && decode(&f, t))
@@ -309,6 +351,9 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 		if (convo)
 			convo_frames(convo, &d->src, &d->dst,
 				     (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT), frames, bytes);
+		if (ports && ports->table)
+			fold_ports(ports->table, (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT),
+				   d->ports, frames, bytes, links);
 	}
 	if (frames_out)
 		*frames_out = all_frames;
@@ -337,9 +382,14 @@ static uint64_t drain_cpu(struct sampler *s, struct hosttab *t, unsigned c)
 	struct flow_ring_ctl *ctl = &s->ctl[c];
 	union flow_ring_slot *ring = s->ring + (size_t)c * s->m.ring_slots;
 	uint64_t tail = ctl->tail, head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE), frames;
-	uint64_t n = sampler_fold(t, ring, s->m.ring_slots - 1, tail, head,
-				  s->sets + (size_t)c * s->m.join_sets, s->m.join_sets, true,
-				  s->track_links, t ? s->convo : NULL, &frames);
+	struct fold_ports ports = {
+		.table = t ? s->ports : NULL,
+		.owner = s->m.ports ? s->owner_ports + (size_t)c * s->m.join_sets : NULL,
+	};
+	uint64_t n =
+	    sampler_fold(t, ring, s->m.ring_slots - 1, tail, head,
+			 s->sets + (size_t)c * s->m.join_sets, s->m.join_sets, true, s->track_links,
+			 t ? s->convo : NULL, s->m.ports ? &ports : NULL, &frames);
 	unsigned off = s->joins_off[c];
 
 	__atomic_store_n(&ctl->tail, head, __ATOMIC_RELEASE);
@@ -392,6 +442,11 @@ void sampler_restart_slot(struct sampler *s, unsigned slot)
 	s->base[slot].f = s->raw[slot].f;
 	FLOW_STATS_FIELDS(MOVE)
 #undef MOVE
+}
+
+void sampler_set_ports(struct sampler *s, struct hosttab *ports)
+{
+	s->ports = s->m.ports ? ports : NULL;
 }
 
 void sampler_set_convo(struct sampler *s, struct convo *c)
@@ -485,12 +540,16 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 	/* all or nothing: the deltas added below are what `seen` then says was read, so a
 	 * failure halfway would add them again at the next read */
 	err = hosttab_reserve(t, n);
+	if (!err && s->ports)
+		err = hosttab_reserve(s->ports, n);
 	if (err)
 		return err;
 	memset(s->next.used, 0, s->next.nslots);
 	for (i = 0; i < n; i++) {
 		const struct flow_spill *v = s->spill_vals + i * s->m.ncpus;
 		struct flow_counters sum = {}, d;
+		struct hosttab *to_tab;
+		uint32_t slot, port;
 		size_t was = seen_slot(&s->seen, &s->spill_keys[i]), to;
 		uint64_t created = 0;
 
@@ -511,12 +570,15 @@ static int read_spill(struct sampler *s, struct hosttab *t)
 			FLOW_COUNTERS_FIELDS(DELTA_OF)
 #undef DELTA_OF
 		}
-		if ((d.rx_packets || d.tx_packets) &&
-		    hosttab_add(t, &s->spill_keys[i].addr, &d,
-				s->track_links ? link_bit(s->spill_keys[i].slot) : 0))
+		port = s->spill_keys[i].slot & FLOWTOP_SPILL_PORT;
+		slot = s->spill_keys[i].slot & ~FLOWTOP_SPILL_PORT;
+		to_tab = port ? s->ports : t;
+		if (to_tab && (d.rx_packets || d.tx_packets) &&
+		    hosttab_add(to_tab, &s->spill_keys[i].addr, &d,
+				s->track_links ? link_bit(slot) : 0))
 			return -ENOMEM; /* not after hosttab_reserve() */
-		if (s->spill_keys[i].slot < FLOWTOP_MAX_SLOTS)
-			s->found[s->spill_keys[i].slot] += d.rx_packets + d.tx_packets;
+		if (slot < FLOWTOP_MAX_SLOTS)
+			(port ? s->ports_found : s->found)[slot] += d.rx_packets + d.tx_packets;
 	}
 	swap = s->seen;
 	s->seen = s->next;
@@ -627,13 +689,19 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 
 			if (missing > s->found[i] && missing - s->found[i] > s->lost[i])
 				s->lost[i] = missing - s->found[i];
+			/* a port's updates likewise (the filter counts none of them lost) */
+			if (s->m.ports && missing > s->ports_found[i] &&
+			    missing - s->ports_found[i] > s->ports_lost[i])
+				s->ports_lost[i] = missing - s->ports_found[i];
 		}
 	}
 	err = read_stats(s, slot_now, &now);
 	if (err)
 		return err;
 	now.lost = 0;
+	totals->ports_lost = 0;
 	for (i = 0; i < s->nslots; i++) {
+		totals->ports_lost += s->ports_lost[i];
 		if (slot_now[i].lost > s->lost[i])
 			s->lost[i] = slot_now[i].lost;
 		slot_now[i].lost = s->lost[i];
@@ -649,6 +717,8 @@ int sampler_read(struct sampler *s, struct hosttab *t, struct flow_totals *total
 #undef SINCE
 	}
 	hosttab_end(t, interval);
+	if (s->ports)
+		hosttab_end(s->ports, interval);
 	if (s->convo)
 		convo_end(s->convo, interval);
 
@@ -680,6 +750,8 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 	s->spilled_read = 0;
 	memset(s->found, 0, sizeof(s->found));
 	memset(s->lost, 0, sizeof(s->lost));
+	memset(s->ports_found, 0, sizeof(s->ports_found));
+	memset(s->ports_lost, 0, sizeof(s->ports_lost));
 	memset(s->raw, 0, sizeof(s->raw));
 	memset(s->user, 0, sizeof(s->user));
 	memset(s->base, 0, sizeof(s->base));
@@ -690,6 +762,8 @@ int sampler_reset(struct sampler *s, struct hosttab *t, struct flow_totals *tota
 			return err;
 	}
 	hosttab_clear(t);
+	if (s->ports)
+		hosttab_clear(s->ports);
 	memset(totals, 0, sizeof(*totals));
 	table_totals(totals, t);
 	return 0;

@@ -40,9 +40,16 @@ uint64_t sampler_wakes(const struct sampler *s);
  * count is read as it is: records no filter writes to). Returns the records and
  * notices, and their frames in *frames when not NULL. bench/tick folds with it too. */
 struct convo;
+/* Records that carry ports (FLOWTOP_PORTS_*): into the port rows `table` (NULL: read,
+ * not counted); the sets' owners' ports are owner[nsets]. */
+struct fold_ports {
+	struct hosttab *table;
+	const uint64_t *owner;
+};
 uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t mask, uint64_t tail,
 		      uint64_t head, struct flow_pair_set *sets, uint64_t nsets, bool take,
-		      bool track_links, struct convo *convo, uint64_t *frames);
+		      bool track_links, struct convo *convo, const struct fold_ports *ports,
+		      uint64_t *frames);
 
 /* Closes one sample: the rings, the spill map when it took frames, and the stats, read
  * in an order that keeps every host's count within the totals. interval is the time
@@ -63,6 +70,12 @@ void sampler_add_filtered(struct sampler *s, unsigned slot, uint64_t bytes);
  * "other interfaces" (so the slots still add up to the total). Call it once the slot's
  * last frames were sampled (no frame can have come since: its interface is gone). */
 void sampler_restart_slot(struct sampler *s, unsigned slot);
+
+/* Where the rings' ports go, when the program counts them (struct bpf_maps.ports): a
+ * table of port rows (flow_key_port() keys), whose samples close with the host table's
+ * and whose sums are exact as the hosts' are: each frame at its destination port as
+ * received and at its source port as sent. NULL: none. Not owned. */
+void sampler_set_ports(struct sampler *s, struct hosttab *ports);
 
 /* From now on, also feeds every frame the rings carry to c (NULL: none), and closes
  * its samples with the table's. c is not owned. */

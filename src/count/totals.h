@@ -50,6 +50,8 @@ struct flow_totals {
 	uint64_t live_hosts;	    /* hosts in the table at the last sample */
 	uint64_t evicted;	    /* hosts that left the full table since attach */
 	uint64_t capacity;	    /* hosts the table can hold */
+	uint64_t ports_lost;	    /* port updates lost as `lost` counts addresses' (when
+				     * ports are counted: sampler_set_ports()) */
 	double interval;	    /* seconds the last sample covered */
 };
 

@@ -250,9 +250,13 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 	skel->rodata->set_mask = hints / 2 - 1;
 	skel->rodata->exchange_head = exchange;
 	skel->rodata->fetch_atomics = fetch;
+	skel->rodata->want_ports = opts->ports;
 	ret = bpf_map__set_max_entries(skel->maps.ring, slots * (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.ring_ctl, (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.joins, hints / 2 * (unsigned)ncpus);
+	ret = ret
+		  ?: bpf_map__set_max_entries(skel->maps.owner_ports,
+					      opts->ports ? hints / 2 * (unsigned)ncpus : 1);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, spill);
 	if (ret) {
 		snprintf(err, errlen, "cannot size the maps: %s", strerror(-ret));
@@ -309,6 +313,8 @@ void bpf_load_maps(const struct flowtop_bpf *skel, struct bpf_maps *maps)
 	maps->ring_fd = bpf_map__fd(skel->maps.ring);
 	maps->ring_ctl_fd = bpf_map__fd(skel->maps.ring_ctl);
 	maps->joins_fd = bpf_map__fd(skel->maps.joins);
+	maps->owner_ports_fd = bpf_map__fd(skel->maps.owner_ports);
+	maps->ports = skel->rodata->want_ports;
 	maps->wake_fd = bpf_map__fd(skel->maps.wake);
 	maps->spill_fd = bpf_map__fd(skel->maps.spill);
 	maps->stats_fd = bpf_map__fd(skel->maps.stats);

@@ -29,6 +29,7 @@ struct bpf_load_opts {
 				* CPU that keeps stores in order (x86): for the tests */
 	bool no_fetch_atomics; /* load the program as for a kernel without BPF atomics that
 				* return the old value (5.10, 5.11): for the tests */
+	bool ports;	       /* count the frames' transport ports too (FLOWTOP_PORTS_*) */
 	struct bpf_load_verified *verified; /* when set: what the verifier processed for
 					     * each program (BPF_LOAD_PROGS entries) */
 };
@@ -46,7 +47,8 @@ struct bpf_load_verified {
 
 /* The map fds a sampler reads, and the ring's geometry. */
 struct bpf_maps {
-	int ring_fd, ring_ctl_fd, joins_fd, wake_fd, spill_fd, stats_fd, links_fd;
+	int ring_fd, ring_ctl_fd, joins_fd, owner_ports_fd, wake_fd, spill_fd, stats_fd, links_fd;
+	bool ports;	     /* records carry ports (FLOWTOP_PORTS_*) */
 	unsigned ring_slots; /* per CPU */
 	unsigned join_sets;  /* pair sets per CPU (struct flow_pair_set) */
 	unsigned ncpus;	     /* rings (possible CPUs) */

@@ -15,6 +15,7 @@
 
 #include "fmt.h"
 #include "geoq.h"
+#include "ports.h"
 
 #define KEY_KIND  10
 #define KEY_CLASS 11
@@ -37,7 +38,7 @@ struct groups {
 	size_t capacity;
 };
 
-static const char *const by_names[] = { "host", "prefix", "as", "country" };
+static const char *const by_names[] = { "host", "prefix", "as", "country", "port" };
 
 const char *group_by_name(enum group_by by)
 {
@@ -75,6 +76,7 @@ void group_key(const struct group_opts *o, const struct host *h, struct flow_key
 	memset(key, 0, sizeof(*key));
 	switch (o->by) {
 	case GROUP_HOST:
+	case GROUP_PORT:
 		*key = h->addr;
 		break;
 	case GROUP_PREFIX:
@@ -302,6 +304,8 @@ static struct geo_info key_geo(const struct groups *g, const struct flow_key *ke
 	const uint8_t *v = key->addr + KEY_VALUE;
 	struct geo_info gi = { .class = key->addr[KEY_CLASS] };
 
+	if (g->by != GROUP_AS && g->by != GROUP_COUNTRY)
+		return (struct geo_info){ .class = GEO_NOT_LOOKED_UP };
 	if (gi.class != GEO_PUBLIC)
 		return gi;
 	if (g->by == GROUP_AS)
@@ -337,6 +341,8 @@ const char *groups_label(const struct groups *g, const struct flow_key *key, boo
 		snprintf(buf, GROUP_LABEL_LEN, "%s/%u", fmt_addr(key, addr),
 			 fmt_is_ipv4(key) ? g->opts.prefix4 : g->opts.prefix6);
 		return buf;
+	case GROUP_PORT:
+		return port_label(key, buf, GROUP_LABEL_LEN);
 	case GROUP_AS:
 	case GROUP_COUNTRY:
 		break;

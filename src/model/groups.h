@@ -19,6 +19,7 @@ enum group_by {
 	GROUP_PREFIX,
 	GROUP_AS,
 	GROUP_COUNTRY,
+	GROUP_PORT, /* not hosts grouped: the port rows (sampler_set_ports()), each its own */
 };
 
 #define GROUP_DEFAULT_PREFIX4 24
@@ -29,7 +30,7 @@ struct group_opts {
 	unsigned prefix4, prefix6; /* GROUP_PREFIX: bits of an IPv4 and an IPv6 address */
 };
 
-/* "host", "prefix", "as", "country" */
+/* "host", "prefix", "as", "country", "port" */
 const char *group_by_name(enum group_by by);
 /* How a screen says it: "host", "prefix", "AS", "country". */
 const char *group_by_label(enum group_by by);
@@ -59,7 +60,8 @@ void groups_look_up_aside(struct groups *g);
  * when every question was answered (or none asked). */
 bool groups_settle(struct groups *g, struct hosttab *t, int timeout_ms);
 
-/* Makes the groups of t's hosts afresh. A group's peak is the highest 2 s rate of its
+/* Makes the groups of t's hosts afresh (GROUP_PORT: t is the port rows' table, each row
+ * a group of its own). A group's peak is the highest 2 s rate of its
  * kept history, or the peak it had at the last build by the same grouping. 0 or
  * -ENOMEM (the groups are then empty). */
 int groups_build(struct groups *g, struct hosttab *t, const struct group_opts *o);

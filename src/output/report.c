@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "ports.h"
 #include "topk.h"
 
 #define BITS(bytes) ((bytes)*8)
@@ -177,6 +178,30 @@ static void write_json_geo(FILE *f, struct geo *geo, const struct geo_info *gi)
 	json_string_or_null(f, "country", geo_country(gi, cc));
 }
 
+/* Whether the rows are ports (--group port), not hosts or groups of them. */
+static bool port_rows(const struct report *r)
+{
+	return r->groups && groups_by(r->groups) == GROUP_PORT;
+}
+
+/* {"proto":"tcp","port":443,"service":"https": a port row's opening (null where none) */
+static void write_json_port(FILE *f, const struct host *h)
+{
+	struct port_name n;
+
+	port_name(&h->addr, &n);
+	fputs("{\"proto\":", f);
+	if (n.proto)
+		report_json_string(f, n.proto);
+	else
+		fputs("null", f);
+	if (n.port >= 0)
+		fprintf(f, ",\"port\":%d", n.port);
+	else
+		fputs(",\"port\":null", f);
+	json_string_or_null(f, "service", n.service);
+}
+
 /* {"group":"AS15169","as_name":"GOOGLE","hosts":3: a group row's opening */
 static void write_json_group(FILE *f, const struct report *r, const struct host *h)
 {
@@ -184,6 +209,10 @@ static void write_json_group(FILE *f, const struct report *r, const struct host 
 	const char *name;
 	uint32_t asn;
 
+	if (port_rows(r)) {
+		write_json_port(f, h);
+		return;
+	}
 	fputs("{\"group\":", f);
 	report_json_string(f, row_label(r, h, false, label));
 	groups_geo(r->groups, &h->addr, &asn, &name, cc);
@@ -229,8 +258,16 @@ static void write_json(FILE *f, const struct report *r)
 		",\"listed\":%zu,\"matching\":%zu},",
 		t->evicted, t->live_hosts, t->capacity, r->nrows,
 		r->nhosts > r->nrows ? r->nhosts : r->nrows);
-	fprintf(f, "\"other\":{\"hosts\":%" PRIu64, t->evicted);
-	write_json_counters(f, &t->other);
+	if (port_rows(r)) { /* the port rows' own: those that left their table, and lost */
+		const struct hosttab *ports = groups_table(r->groups);
+
+		fprintf(f, "\"ports_lost\":%" PRIu64 ",\"other\":{\"ports\":%" PRIu64,
+			t->ports_lost, hosttab_departed(ports));
+		write_json_counters(f, hosttab_other(ports));
+	} else {
+		fprintf(f, "\"other\":{\"hosts\":%" PRIu64, t->evicted);
+		write_json_counters(f, &t->other);
+	}
 	if (r->groups)
 		fprintf(f, "},\"group_by\":\"%s\",\"groups\":[",
 			group_by_name(groups_by(r->groups)));
@@ -320,7 +357,7 @@ static void write_csv(FILE *f, const struct report *r)
 	char label[GROUP_LABEL_LEN];
 	size_t i, k;
 
-	fputs(r->groups ? "group,hosts" : "ip", f);
+	fputs(port_rows(r) ? "proto,port,service" : r->groups ? "group,hosts" : "ip", f);
 #define CSV_TITLE(field) fputs("," #field, f);
 	FLOW_COUNTERS_FIELDS(CSV_TITLE)
 #undef CSV_TITLE
@@ -330,7 +367,16 @@ static void write_csv(FILE *f, const struct report *r)
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
-		if (r->groups) {
+		if (port_rows(r)) {
+			struct port_name n;
+
+			port_name(&h->addr, &n);
+			csv_field(f, n.proto ? n.proto : "");
+			if (n.port >= 0)
+				fprintf(f, ",%d", n.port);
+			fputc(',', f);
+			csv_field(f, n.service ? n.service : "");
+		} else if (r->groups) {
 			csv_field(f, row_label(r, h, true, label));
 			fprintf(f, ",%u", (unsigned)host_members(h));
 		} else {
@@ -408,17 +454,21 @@ static void write_text(FILE *f, const struct report *r)
 		write_text_links(f, r);
 	if (r->nhosts > r->nrows)
 		fprintf(f, "the %zu busiest of %zu %s\n", r->nrows, r->nhosts,
-			r->groups ? fmt_noun(r->nhosts, "group", "groups")
-				  : fmt_noun(r->nhosts, "host", "hosts"));
-	fprintf(f, "%-39s%s %10s %12s %10s %12s %10s %10s%s\n", r->groups ? "GROUP" : "ADDRESS",
-		r->groups ? "  HOSTS" : "", "RX PKTS", "RX BYTES", "TX PKTS", "TX BYTES", "RX RATE",
-		"TX RATE", (r->links && r->several) ? " IFACE" : "");
+			port_rows(r) ? fmt_noun(r->nhosts, "port", "ports")
+			: r->groups  ? fmt_noun(r->nhosts, "group", "groups")
+				     : fmt_noun(r->nhosts, "host", "hosts"));
+	fprintf(f, "%-39s%s %10s %12s %10s %12s %10s %10s%s\n",
+		port_rows(r) ? "PORT"
+		: r->groups  ? "GROUP"
+			     : "ADDRESS",
+		r->groups && !port_rows(r) ? "  HOSTS" : "", "RX PKTS", "RX BYTES", "TX PKTS",
+		"TX BYTES", "RX RATE", "TX RATE", (r->links && r->several) ? " IFACE" : "");
 	for (i = 0; i < r->nrows; i++) {
 		const struct host *h = r->rows[i];
 
 		fprintf(f, "%-39.39s",
 			fmt_visible(row_label(r, h, true, label), seen, sizeof(seen)));
-		if (r->groups)
+		if (r->groups && !port_rows(r))
 			fprintf(f, " %6u", (unsigned)host_members(h));
 		fprintf(f, " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10s %10s",
 			(uint64_t)h->total.rx_packets, (uint64_t)h->total.rx_bytes,

@@ -35,7 +35,9 @@ struct batch {
 
 static int select_rows(struct batch *b, struct report *r, size_t limit)
 {
-	struct hosttab *hosts = capture_hosts(b->cap);
+	/* the port rows are their own groups; other groupings group the hosts */
+	struct hosttab *hosts =
+	    b->cfg->group.by == GROUP_PORT ? capture_ports(b->cap) : capture_hosts(b->cap);
 	size_t i;
 	int err;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* flowkey.h: what every table does with an address (struct flow_key, IPv4 as
- * ::ffff:a.b.c.d): equality, order, hash, the IPv4 form, a network's prefix. */
+ * ::ffff:a.b.c.d): equality, order, hash, the IPv4 form, a network's prefix; and a
+ * port's key (FLOWTOP_PORT_KEY_KIND), made and read. */
 #ifndef FLOWTOP_FLOWKEY_H
 #define FLOWTOP_FLOWKEY_H
 
@@ -76,6 +77,36 @@ static inline bool flow_key_in_net(const struct flow_key *addr, const struct flo
 	if (memcmp(addr->addr, net->addr, full))
 		return false;
 	return !rest || !((addr->addr[full] ^ net->addr[full]) & (uint8_t)(0xff << (8 - rest)));
+}
+
+/* key = a port of IP protocol proto, or the protocol's "no port" when !known (the port
+ * is then 0), as bpf/flowtop.h lays it out. */
+static inline void flow_key_port(struct flow_key *key, uint8_t proto, uint16_t port, bool known)
+{
+	memset(key->addr, 0, sizeof(key->addr));
+	key->addr[10] = FLOWTOP_PORT_KEY_KIND;
+	key->addr[11] = proto;
+	if (known) {
+		key->addr[12] = (uint8_t)(port >> 8);
+		key->addr[13] = (uint8_t)port;
+		key->addr[14] = 1;
+	}
+}
+
+/* A port's key (flow_key_port()): its protocol, port and whether it is known. */
+static inline uint8_t flow_key_port_proto(const struct flow_key *key)
+{
+	return key->addr[11];
+}
+
+static inline uint16_t flow_key_port_number(const struct flow_key *key)
+{
+	return (uint16_t)(key->addr[12] << 8 | key->addr[13]);
+}
+
+static inline bool flow_key_port_known(const struct flow_key *key)
+{
+	return key->addr[14] != 0;
 }
 
 #endif

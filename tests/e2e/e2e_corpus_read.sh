@@ -15,11 +15,12 @@ python3 "$here/corpus_expect.py" --wire "$CORPUS" "$here/corpus-differences.csv"
 # the files, their expected rows in one list (compare.py sums an address's rows), and
 # their totals summed key by key (in the shell: a Python start a file is seconds under
 # the tier's emulation)
-files=() keys=()
+files=() keys=() ports=()
 declare -A sums=()
 echo "ip,dir,packets,bytes" >"$E2E_TMP/all.csv"
 while read -r pcap totals; do
 	files+=("$CORPUS/pcap/$pcap")
+	ports+=("$CORPUS/pcap/${pcap%.pcap*}.ports.csv")
 	tail -n +2 "$E2E_TMP/${pcap%.pcap*}.csv" >>"$E2E_TMP/all.csv"
 	IFS=, read -ra kvs <<<"$totals"
 	for kv in "${kvs[@]}"; do
@@ -37,4 +38,11 @@ rc=$?
 check "-r the corpus in one capture: every host's counts and the totals ($sum)" \
 	eval '{ [ "$rc" = 0 ] || cat "$E2E_TMP/all.err"; } &&
 		python3 "$here/compare.py" "$E2E_TMP/all.json" "$E2E_TMP/all.csv" --totals "$sum"'
+"$FLOWTOP" -r "$E2E_TMP/all.pcap" -b -d 0 --json -L 0 --group port -o "$E2E_TMP/ports.json" \
+	>/dev/null 2>"$E2E_TMP/ports.err"
+rc=$?
+check "-r the corpus in one capture, --group port: every port's counts, each frame once a direction" \
+	eval '{ [ "$rc" = 0 ] || cat "$E2E_TMP/ports.err"; } &&
+		python3 "$here/compare_ports.py" "$E2E_TMP/ports.json" "${ports[@]}" \
+			--differences "$here/corpus-differences.csv"'
 summary

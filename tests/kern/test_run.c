@@ -185,7 +185,7 @@ static enum outcome run_file(struct record *k, long cut, bool last_sample)
 	enum outcome status = OUTCOME_FAILED;
 
 	write_capture(capture_path, cut);
-	k->cap = capture_new(1024, 1 << 20, false, err, sizeof(err));
+	k->cap = capture_new(1024, 1 << 20, false, false, err, sizeof(err));
 	if (!ASSERT_TRUE(k->cap)) {
 		printf("  %s\n", err);
 		return status;
@@ -309,7 +309,7 @@ static enum outcome run_lo(struct record *k, bool snapshot)
 	enum outcome status = OUTCOME_FAILED;
 
 	iface_names_add(&lo, "lo");
-	k->cap = capture_new(1024, 1 << 20, false, err, sizeof(err));
+	k->cap = capture_new(1024, 1 << 20, false, false, err, sizeof(err));
 	if (!ASSERT_TRUE(k->cap)) {
 		printf("  %s\n", err);
 		return status;

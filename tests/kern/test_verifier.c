@@ -4,7 +4,8 @@
  * quarter of the 1,000,000 instructions it processes before it gives up: a change that
  * would break an older kernel (whose verifier prunes less) fails here first, on the
  * kernel at hand. make check-kernels runs it on Debian 12's 6.1 and 13's 6.12 as well. Prints each
- * count, so a run records them for the kernel it ran on. */
+ * count, so a run records them for the kernel it ran on. Twice: as loaded without ports
+ * and with them (--group port), two programs the verifier checks apart. */
 #include "test.h"
 
 #include <sys/utsname.h>
@@ -15,7 +16,7 @@
 #define VERIFIER_BUDGET (VERIFIER_LIMIT / 4)
 
 static struct bpf_load_verified verified[BPF_LOAD_PROGS];
-static bool loaded;
+static bool loaded, ports;
 
 /* Both programs load, and the log said what the verifier processed for each. */
 static void test_programs_load_with_statistics(void)
@@ -39,9 +40,9 @@ static void test_programs_within_the_budget(void)
 
 	uname(&u);
 	for (i = 0; i < BPF_LOAD_PROGS; i++) {
-		printf("  Linux %s: %s: %lu instructions processed, %lu states (budget %lu)\n",
-		       u.release, verified[i].prog, verified[i].insns, verified[i].states,
-		       VERIFIER_BUDGET);
+		printf("  Linux %s: %s%s: %lu instructions processed, %lu states (budget %lu)\n",
+		       u.release, verified[i].prog, ports ? " with ports" : "", verified[i].insns,
+		       verified[i].states, VERIFIER_BUDGET);
 		if (verified[i].insns > VERIFIER_BUDGET)
 			FAILF("%s: %lu instructions processed, over the budget of %lu",
 			      verified[i].prog, verified[i].insns, VERIFIER_BUDGET);
@@ -65,18 +66,24 @@ int main(void)
 	char err[256];
 	int i;
 
-	if (!test_need_root("test_verifier", 3))
+	if (!test_need_root("test_verifier", 6))
 		return test_summary("test_verifier");
-	skel = bpf_load(&(struct bpf_load_opts){ .verified = verified }, err, sizeof(err));
-	loaded = skel != NULL;
-	if (!loaded) {
-		printf("  %s\n", err);
-		for (i = 0; i < BPF_LOAD_PROGS; i++)
-			printf("  %s's log: %s\n", verified[i].prog, verified[i].log);
+	for (ports = false;; ports = true) {
+		memset(verified, 0, sizeof(verified));
+		skel = bpf_load(&(struct bpf_load_opts){ .verified = verified, .ports = ports },
+				err, sizeof(err));
+		loaded = skel != NULL;
+		if (!loaded) {
+			printf("  %s\n", err);
+			for (i = 0; i < BPF_LOAD_PROGS; i++)
+				printf("  %s's log: %s\n", verified[i].prog, verified[i].log);
+		}
+		RUN_TEST(test_programs_load_with_statistics);
+		RUN_TEST(test_programs_within_the_budget);
+		RUN_TEST(test_log_agrees_with_prog_info);
+		bpf_unload(skel);
+		if (ports)
+			break;
 	}
-	RUN_TEST(test_programs_load_with_statistics);
-	RUN_TEST(test_programs_within_the_budget);
-	RUN_TEST(test_log_agrees_with_prog_info);
-	bpf_unload(skel);
 	return test_summary("test_verifier");
 }

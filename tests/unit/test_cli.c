@@ -136,7 +136,7 @@ static void test_every_usage_message(void)
 		{ { "-r", "f", "--speed", "1025" },
 		  "invalid speed '1025' (0 for as fast as it goes, or up to 1024 times the "
 		  "capture's)" },
-		{ { "--group", "x" }, "--group takes host, prefix, as or country, not 'x'" },
+		{ { "--group", "x" }, "--group takes host, prefix, as, country or port, not 'x'" },
 		{ { "--prefix", "33" },
 		  "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to 128, not '33'" },
 		{ { "--columns", "rx2" }, "--columns takes optional columns: as, cc (not 'rx2')" },
