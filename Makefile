@@ -143,13 +143,24 @@ $(OUT)/flowtop.bpf.o: bpf/flowtop.bpf.c bpf/flowtop.h | $(OUT)
 	$(call say,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# the same program counting ports too (--group port): the loader takes its ELF bytes
+# alone, and opens them with flowtop_bpf's skeleton (the two have the same maps,
+# programs and globals)
+$(OUT)/flowtop_ports.bpf.o: bpf/flowtop.bpf.c bpf/flowtop.h | $(OUT)
+	$(call say,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DCOUNT_PORTS=1 -c $< -o $@
+
 $(OUT)/flowtop.skel.h: $(OUT)/flowtop.bpf.o
 	$(call say,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name flowtop_bpf > $@
 
+$(OUT)/flowtop_ports.skel.h: $(OUT)/flowtop_ports.bpf.o
+	$(call say,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name flowtop_ports_bpf > $@
+
 # the loader embeds the skeleton, which only its layer sees
 $(OUT)/src/kernel/%.o: EXTRA_INCLUDES := -I$(OUT)
-$(filter $(OUT)/src/kernel/%,$(LIB_OBJS)): $(OUT)/flowtop.skel.h
+$(filter $(OUT)/src/kernel/%,$(LIB_OBJS)): $(OUT)/flowtop.skel.h $(OUT)/flowtop_ports.skel.h
 
 $(OUT)/%.o: %.c
 	$(call say,CC,$@)

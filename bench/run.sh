@@ -37,12 +37,13 @@ run() {
 	echo
 	echo "## The cost of watching, each watcher alone"
 	echo
-	echo "\`bench/alone.sh 3000000 3\`: each watcher alone on the receiving veth for a flood of"
-	echo "its own (rounds interleaved), the sender and the receive path on CPU 0, the watcher's"
-	echo "process on CPU 1: the filter's kernel time per frame, the process's CPU time per"
-	echo "frame, and their sum, against the empty filter, the seed and tcpdump's process."
+	echo "\`PORTS=1 bench/alone.sh 3000000 3\`: each watcher alone on the receiving veth for a"
+	echo "flood of its own (rounds interleaved), the sender and the receive path on CPU 0, the"
+	echo "watcher's process on CPU 1: the filter's kernel time per frame, the process's CPU time"
+	echo "per frame, and their sum, against the empty filter, the seed and tcpdump's process;"
+	echo "then flowtop --group port (the program that counts ports too) against flowtop."
 	echo
-	run bench/alone.sh 3000000 3
+	PORTS=1 run bench/alone.sh 3000000 3
 	echo
 	echo "\`ENCAP=gre bench/alone.sh 3000000 3 65536\`: the same, each frame carried in GRE with a"
 	echo "key (70 bytes on the wire; the sources that differ are the inner ones)."

@@ -54,7 +54,8 @@ int main(int argc, char **argv)
 	}
 	repeat = (unsigned)atoi(argv[2]);
 	obj = bpf_object__open_file(argv[1], NULL);
-	skel = bpf_load(&(struct bpf_load_opts){ 0 }, err, sizeof(err));
+	skel =
+	    bpf_load(&(struct bpf_load_opts){ .ports = getenv("PORTS") != NULL }, err, sizeof(err));
 	if (!obj || bpf_object__load(obj) || !skel) {
 		fprintf(stderr, "testrun_cost: cannot load the programs %s\n", skel ? "" : err);
 		return 1;

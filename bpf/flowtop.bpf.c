@@ -151,10 +151,16 @@ const volatile __u32 exchange_head = 0;
  * instructions such a kernel refuses. Set before load. */
 const volatile __u32 fetch_atomics = 1;
 
-/* 1 when user space counts ports (FLOWTOP_PORTS_*): a pair is then also its ports, read
- * from the innermost transport header. 0: the verifier drops every instruction that
- * reads, compares or writes them. Set before load. */
-const volatile __u32 want_ports = 0;
+/* Whether this object counts ports (FLOWTOP_PORTS_*): a pair is then also its ports,
+ * read from the innermost transport header. The Makefile builds the program twice, with
+ * COUNT_PORTS 0 and 1, and flowtop loads the one asked for (src/kernel/bpf_load.c):
+ * without ports not one instruction of theirs is left, and the cursor is as small as
+ * before them. want_ports says which this is, for user space; both objects have the
+ * same maps, programs and globals, so one skeleton opens either. */
+#ifndef COUNT_PORTS
+#define COUNT_PORTS 0
+#endif
+const volatile __u32 want_ports = COUNT_PORTS;
 
 struct vlan_tag {
 	__be16 tci;
@@ -207,7 +213,11 @@ struct cursor {
 	__u64 opts;	     /* the options of the hop-by-hop and destination headers passed,
 			      * [start, end) as 16 bits each, 32 bits an area: checked after
 			      * the walk (options_overrun()) */
-	__u64 ports;	     /* after the walk, with want_ports: FLOWTOP_PORTS_* */
+	__u64 ports;	     /* after the walk, with COUNT_PORTS: FLOWTOP_PORTS_* */
+	__u32 ports_off;     /* with COUNT_PORTS, where the transport header after the last
+			      * IP header passed starts, when its first 4 bytes were read with
+			      * that header (in ports_pre, as on the wire); else 0 */
+	__be16 ports_pre[2];
 };
 
 /* Whether n bytes from the cursor fit inside the enclosing IP packet (and the frame). */
@@ -224,32 +234,72 @@ static __always_inline void bound(struct cursor *c, __u32 len)
 		c->end = c->off + len;
 }
 
+/* An IP header and, when ports are counted, the 4 bytes after it: a header without
+ * options (IPv4) or extension headers (IPv6) is followed by its transport header, whose
+ * ports one load then reads with it (a helper call costs a frame more than the rest of
+ * the ports' work together). */
+struct ipv4_and_ports {
+	struct iphdr h;
+	__be16 ports[2];
+};
+
+struct ipv6_and_ports {
+	struct ipv6hdr h;
+	__be16 ports[2];
+};
+
+/* Reads the len bytes of an IP header at the cursor into buf, and with COUNT_PORTS the 4
+ * after them too where the frame has them: the bytes read, or 0 when it is cut. Without
+ * ports the verifier keeps only the plain load. */
+static __always_inline __u32 load_ip_header(struct __sk_buff *skb, const struct cursor *c,
+					    void *buf, __u32 len)
+{
+	if (COUNT_PORTS && fits(c, len + 4))
+		return bpf_skb_load_bytes(skb, c->off, buf, len + 4) ? 0 : len + 4;
+	if (!fits(c, len) || bpf_skb_load_bytes(skb, c->off, buf, len))
+		return 0;
+	return len;
+}
+
+/* Notes the ports read with an IP header of hlen bytes at the cursor, when they lie in
+ * its packet and right after it. */
+static __always_inline void note_ports(struct cursor *c, __u32 hlen, __u32 read,
+				       const __be16 ports[2])
+{
+	if (COUNT_PORTS && read == hlen + 4 && fits(c, hlen + 4)) {
+		c->ports_off = c->off + hlen;
+		__builtin_memcpy(c->ports_pre, ports, 4);
+	}
+}
+
 static __always_inline enum verdict parse_ipv4(struct __sk_buff *skb, struct cursor *c)
 {
-	struct iphdr iph;
-	__u32 hlen, tot_len;
+	struct ipv4_and_ports b;
+	__u32 hlen, tot_len, read;
 
-	if (!fits(c, sizeof(iph)) || bpf_skb_load_bytes(skb, c->off, &iph, sizeof(iph)))
+	read = load_ip_header(skb, c, &b, sizeof(b.h));
+	if (!read)
 		return V_CUT;
-	hlen = iph.ihl * 4;
-	if (iph.version != 4 || hlen < sizeof(iph) || !fits(c, hlen))
+	hlen = b.h.ihl * 4;
+	if (b.h.version != 4 || hlen < sizeof(b.h) || !fits(c, hlen))
 		return V_CUT;
 	/* a total length shorter than the header is bogus (0 is TSO's "see the frame") */
-	tot_len = bpf_ntohs(iph.tot_len);
+	tot_len = bpf_ntohs(b.h.tot_len);
 	if (tot_len && tot_len < hlen)
 		return V_CUT;
 	if (tot_len)
 		bound(c, tot_len);
+	note_ports(c, hlen, read, b.ports);
 	/* the 4 bytes alone: a record holds them so, and spill_frame() maps them */
-	__builtin_memcpy(&c->src.addr[12], &iph.saddr, 4);
-	__builtin_memcpy(&c->dst.addr[12], &iph.daddr, 4);
+	__builtin_memcpy(&c->src.addr[12], &b.h.saddr, 4);
+	__builtin_memcpy(&c->dst.addr[12], &b.h.daddr, 4);
 	c->have_ip = 1;
 	c->v4 = 1;
 	/* a non-first fragment carries neither ports nor an inner header */
-	if (bpf_ntohs(iph.frag_off) & IP_OFFSET_MASK)
+	if (bpf_ntohs(b.h.frag_off) & IP_OFFSET_MASK)
 		return V_DONE;
 	c->off += hlen;
-	c->next = iph.protocol;
+	c->next = b.h.protocol;
 	c->layer = LAYER_IPPROTO;
 	c->in_ipv6 = 0;
 	return V_MORE;
@@ -257,21 +307,23 @@ static __always_inline enum verdict parse_ipv4(struct __sk_buff *skb, struct cur
 
 static __always_inline enum verdict parse_ipv6(struct __sk_buff *skb, struct cursor *c)
 {
-	struct ipv6hdr ip6h;
+	struct ipv6_and_ports b;
+	__u32 read = load_ip_header(skb, c, &b, sizeof(b.h));
 
-	if (!fits(c, sizeof(ip6h)) || bpf_skb_load_bytes(skb, c->off, &ip6h, sizeof(ip6h)))
+	if (!read)
 		return V_CUT;
-	if (ip6h.version != 6)
+	if (b.h.version != 6)
 		return V_CUT;
 	/* payload length 0: a jumbogram or BIG TCP, the frame says how long */
-	if (ip6h.payload_len)
-		bound(c, sizeof(ip6h) + bpf_ntohs(ip6h.payload_len));
-	__builtin_memcpy(c->src.addr, &ip6h.saddr, 16);
-	__builtin_memcpy(c->dst.addr, &ip6h.daddr, 16);
+	if (b.h.payload_len)
+		bound(c, sizeof(b.h) + bpf_ntohs(b.h.payload_len));
+	note_ports(c, sizeof(b.h), read, b.ports);
+	__builtin_memcpy(c->src.addr, &b.h.saddr, 16);
+	__builtin_memcpy(c->dst.addr, &b.h.daddr, 16);
 	c->have_ip = 1;
 	c->v4 = 0;
-	c->off += sizeof(ip6h);
-	c->next = ip6h.nexthdr;
+	c->off += sizeof(b.h);
+	c->next = b.h.nexthdr;
 	c->layer = LAYER_IPPROTO;
 	c->in_ipv6 = 1;
 	return V_MORE;
@@ -518,7 +570,7 @@ static __noinline void spill_frame(const struct cursor *c, __u64 bytes, __u32 sl
 	account(&key, 1, bytes, st);
 	set_key(&key.addr, &c->dst, c->v4);
 	account(&key, 0, bytes, st);
-	if (!want_ports)
+	if (!COUNT_PORTS)
 		return;
 	key.slot = slot | FLOWTOP_SPILL_PORT;
 	set_port_key(&key.addr, proto_of(c), FLOWTOP_PORTS_SRC(c->ports), known);
@@ -552,12 +604,12 @@ static __always_inline int same_addrs(__u32 cpu, __u64 pos, const union flow_rin
 	if (c->v4) {
 		if (first->rec.src4 != ipv4_of(&c->src) || first->rec.dst4 != ipv4_of(&c->dst))
 			return 0;
-		if (!want_ports)
+		if (!COUNT_PORTS)
 			return 1;
 		src = ring_at(cpu, pos + 1);
 		return src && src->word[0] == c->ports;
 	}
-	if (want_ports && first->word[1] != c->ports)
+	if (COUNT_PORTS && first->word[1] != c->ports)
 		return 0;
 	src = ring_at(cpu, pos + 1);
 	dst = ring_at(cpu, pos + 2);
@@ -587,9 +639,9 @@ static __always_inline __u32 pair_hash(const struct cursor *c, __u64 whose)
 	const __u32 *s = (const __u32 *)c->src.addr, *d = (const __u32 *)c->dst.addr;
 	__u64 h;
 
-	/* ports, when counted, are whose too: an odd factor spreads them over the word */
-	if (want_ports)
-		whose ^= c->ports * 0x9e3779b97f4a7c15ull;
+	/* ports, when counted, are whose too (the words are mixed whole below) */
+	if (COUNT_PORTS)
+		whose ^= c->ports;
 	if (c->v4)
 		h = mix64(((__u64)s[3] << 32 | d[3]) ^ whose);
 	else
@@ -736,7 +788,7 @@ static __always_inline int owner_add(__u32 cpu, struct flow_ring_ctl *ctl,
 	__u32 at = cpu * (set_mask + 1) + idx;
 	__u64 *ports = NULL;
 
-	if (want_ports) {
+	if (COUNT_PORTS) {
 		ports = bpf_map_lookup_elem(&owner_ports, &at);
 		if (!ports)
 			return 0;
@@ -762,9 +814,9 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	__u64 whose = (c->v4 ? 0 : FLOWTOP_RECORD_V6) |
 		      (__u64)proto_of(c) << FLOWTOP_RECORD_PROTO_SHIFT |
 		      (__u64)(slot & 0xff) << FLOWTOP_RECORD_SLOT_SHIFT;
-	__u32 cpu = bpf_get_smp_processor_id(), len = !c->v4	   ? FLOWTOP_RECORD_SLOTS_V6
-						      : want_ports ? FLOWTOP_RECORD_SLOTS_V4_PORTS
-								   : FLOWTOP_RECORD_SLOTS_V4;
+	__u32 cpu = bpf_get_smp_processor_id(), len = !c->v4	    ? FLOWTOP_RECORD_SLOTS_V6
+						      : COUNT_PORTS ? FLOWTOP_RECORD_SLOTS_V4_PORTS
+								    : FLOWTOP_RECORD_SLOTS_V4;
 	union flow_ring_slot *first, *src, *dst;
 	__u32 h = pair_hash(c, whose);
 	struct flow_ring_ctl *ctl;
@@ -788,7 +840,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 	if (c->v4) {
 		first->rec.src4 = ipv4_of(&c->src);
 		first->rec.dst4 = ipv4_of(&c->dst);
-		if (want_ports) {
+		if (COUNT_PORTS) {
 			src = ring_at(cpu, head + 1);
 			if (!src)
 				return 0;
@@ -802,7 +854,7 @@ static __always_inline int ring_push(const struct cursor *c, __u64 bytes, __u16 
 			return 0;
 		__builtin_memcpy(src->addr, c->src.addr, 16);
 		__builtin_memcpy(dst->addr, c->dst.addr, 16);
-		first->word[1] = want_ports ? c->ports : 0;
+		first->word[1] = COUNT_PORTS ? c->ports : 0;
 	}
 	first->rec.count = whose | FLOWTOP_RECORD_ONE_FRAME | bytes;
 	if (joins)
@@ -978,6 +1030,14 @@ static __always_inline __u64 transport_ports(struct __sk_buff *skb, const struct
 	__be16 p[2];
 	__u8 type;
 
+	if (n && c->ports_off == c->off) { /* read with the IP header */
+		if (n == 1) {
+			type = *(__u8 *)c->ports_pre;
+			return FLOWTOP_PORTS_KNOWN | (__u64)type << 16 | type;
+		}
+		return FLOWTOP_PORTS_KNOWN | (__u64)bpf_ntohs(c->ports_pre[0]) << 16 |
+		       bpf_ntohs(c->ports_pre[1]);
+	}
 	if (n == 4) {
 		if (!fits(c, sizeof(p)) || bpf_skb_load_bytes(skb, c->off, p, sizeof(p)))
 			return 0;
@@ -1013,7 +1073,7 @@ static __always_inline void count(struct __sk_buff *skb, struct cursor *c, enum 
 		return;
 	}
 	/* V_DONE, or MAX_LAYERS reached: the last IP header passed is the innermost */
-	if (want_ports)
+	if (COUNT_PORTS)
 		c->ports = transport_ports(skb, c);
 	if (ring_push(c, bytes, (__u16)slot, live))
 		return;
@@ -1117,7 +1177,7 @@ __noinline int count_file_frame(struct __sk_buff *skb, __u32 off, __u32 slot, __
 		return 0;
 	v = dissect(skb, &c);
 	/* cut short in what the run was given, its headers or (counted) its ports: whole */
-	if (f.held && (v == V_CUT || (want_ports && c.have_ip && !fits(&c, ports_bytes(&c)))))
+	if (f.held && (v == V_CUT || (COUNT_PORTS && c.have_ip && !fits(&c, ports_bytes(&c)))))
 		return -(int)(sizeof(f) + f.len);
 	count(skb, &c, v, (__u64)f.len + f.held + f.extra + hlen, slot, st, 0, 0);
 	return sizeof(f) + f.len;

@@ -39,10 +39,10 @@ _flowtop() {
 		mapfile -t COMPREPLY < <(compgen -W "$cols" -- "$cur")
 		return ;;
 	--group)
-		mapfile -t COMPREPLY < <(compgen -W "host prefix as country" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "host prefix as country port" -- "$cur")
 		return ;;
 	--metrics-group)
-		mapfile -t COMPREPLY < <(compgen -W "as country" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "as country port" -- "$cur")
 		return ;;
 	--color)
 		mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur")

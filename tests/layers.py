@@ -19,7 +19,7 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s+<([^>]+)>", re.M)  # ours, if a layer has it
-GENERATED = {"flowtop.skel.h"}  # made by bpftool from bpf/ at build time
+GENERATED = {"flowtop.skel.h", "flowtop_ports.skel.h"}  # made by bpftool from bpf/ at build time
 
 
 def makefile_layers(root):

@@ -221,7 +221,8 @@ static void close_group(struct ui *u)
 	view_home(&u->main);
 }
 
-/* 'a': hosts, then prefixes, then ASes, then countries, then hosts again. */
+/* 'a': hosts, then prefixes, then ASes, then countries, then ports (where the program
+ * counts them), then hosts again. */
 static unsigned act_group(struct ui *u)
 {
 	if (u->conv) {
@@ -229,7 +230,9 @@ static unsigned act_group(struct ui *u)
 		return REACT_NONE;
 	}
 	close_group(u);
-	u->group.by = (enum group_by)((u->group.by + 1) % (GROUP_COUNTRY + 1));
+	u->group.by = (enum group_by)((u->group.by + 1) % (GROUP_PORT + 1));
+	if (u->group.by == GROUP_PORT && !capture_ports(u->cap))
+		u->group.by = GROUP_HOST;
 	view_home(&u->group_view);
 	u->group_view.totals = u->main.totals;
 	u->group_view.bits = u->main.bits;
@@ -242,7 +245,9 @@ static unsigned act_group(struct ui *u)
 	else
 		ui_status(u, "rows by %s: %zu %s%s", group_by_label(u->group.by),
 			  hosttab_count(groups_table(u->groups)),
-			  fmt_noun(hosttab_count(groups_table(u->groups)), "group", "groups"),
+			  u->group.by == GROUP_PORT
+			      ? fmt_noun(hosttab_count(groups_table(u->groups)), "port", "ports")
+			      : fmt_noun(hosttab_count(groups_table(u->groups)), "group", "groups"),
 			  u->group.by >= GROUP_AS && !u->geo
 			      ? " (no location database: AS and country are -)"
 			      : "");
@@ -286,9 +291,9 @@ static unsigned act_open(struct ui *u)
 		ui_status(u, ui_grouped(u) ? "no group selected" : "no host selected");
 		return REACT_NONE;
 	}
-	if (ui_grouped(u))
+	if (ui_grouped(u) && u->group.by != GROUP_PORT)
 		return open_group(u);
-	focus = v->rows[v->selected].host.addr;
+	focus = v->rows[v->selected].host.addr; /* a host, a peer, or a port */
 	c = convo_new(&focus, CONVO_DEFAULT_PEERS);
 	if (!c) {
 		ui_status(u, "cannot open the conversations: %s", strerror(errno));
@@ -297,16 +302,21 @@ static unsigned act_open(struct ui *u)
 	ui_close_conversations(u);
 	u->conv = c;
 	view_init(&u->conv_view);
-	u->conv_view.per_frame = 1; /* a frame is in its peer's entry alone */
+	/* a frame is in its peer's entry alone; on a port, in both its hosts' */
+	u->conv_view.per_frame = convo_of_port(c) ? 2 : 1;
 	u->conv_view.bits = u->main.bits;
 	u->conv_view.names = u->main.names;
 	u->conv_view.totals = u->main.totals;
 	u->conv_view.sort = u->main.sort;
 	u->conv_opened = ui_now();
-	name = ui_name_of(&focus, false, u);
-	fmt_addr(&focus, addr);
-	snprintf(u->conv_title, sizeof(u->conv_title), "%s%s%s%s", addr, name ? " (" : "",
-		 name ? name : "", name ? ")" : "");
+	if (convo_of_port(c)) {
+		snprintf(u->conv_title, sizeof(u->conv_title), "%s", v->rows[v->selected].label);
+	} else {
+		name = ui_name_of(&focus, false, u);
+		fmt_addr(&focus, addr);
+		snprintf(u->conv_title, sizeof(u->conv_title), "%s%s%s%s", addr, name ? " (" : "",
+			 name ? name : "", name ? ")" : "");
+	}
 	capture_set_convo(u->cap, c);
 	return REACT_REBUILD;
 }

@@ -44,7 +44,10 @@ static void write_text(FILE *f, const struct dump *d)
 		fmt_put_framed(f, "frames matching '", d->expr, "'\n");
 	if (d->focus)
 		fmt_put_framed(f, "conversations of ", d->focus, "\n");
-	fprintf(f, "%-39s", v->groups ? "GROUP" : column_layout[COL_ADDR].title);
+	fprintf(f, "%-39s",
+		!v->groups			     ? column_layout[COL_ADDR].title
+		: groups_by(v->groups) == GROUP_PORT ? "PORT"
+						     : "GROUP");
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))
 			fprintf(f, " %*s", column_layout[c].width, column_layout[c].title);
@@ -87,7 +90,10 @@ static void write_csv(FILE *f, const struct dump *d)
 	size_t i;
 	int c;
 
-	fputs(v->groups ? "group" : "ip,name", f);
+	fputs(!v->groups			   ? "ip,name"
+	      : groups_by(v->groups) == GROUP_PORT ? "proto,port,service"
+						   : "group",
+	      f);
 	for (c = 0; c < COL__COUNT; c++)
 		if (shown(v, c))
 			fprintf(f, ",%s", columns[c].name);
@@ -95,7 +101,9 @@ static void write_csv(FILE *f, const struct dump *d)
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
 
-		if (v->groups) {
+		if (v->groups && groups_by(v->groups) == GROUP_PORT) {
+			report_csv_port(f, &r->host.addr);
+		} else if (v->groups) {
 			report_csv_quoted(f, r->label);
 		} else { /* a reverse-DNS name is /etc/hosts' or anyone's: quoted */
 			fprintf(f, "%s,", fmt_addr(&r->host.addr, addr));
@@ -133,7 +141,10 @@ static void write_json(FILE *f, const struct dump *d)
 	for (i = 0; i < v->nbuilt; i++) {
 		const struct row *r = &v->rows[i];
 
-		if (v->groups) {
+		if (v->groups && groups_by(v->groups) == GROUP_PORT) {
+			fputs(i ? "," : "", f);
+			report_json_port(f, &r->host.addr);
+		} else if (v->groups) {
 			fprintf(f, "%s{\"group\":", i ? "," : "");
 			report_json_string(f, r->label);
 		} else {

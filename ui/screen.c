@@ -187,7 +187,10 @@ static void draw_conversation_header(const struct screen_state *s, struct line *
 	int secs = (int)s->conv_elapsed, p;
 	char rate[16], total[16];
 
-	line_add(l, " conversations of %s, counted for %02d:%02d:%02d; RX and TX are its own",
+	line_add(l,
+		 s->conv_of_port
+		     ? " hosts on %s, counted for %02d:%02d:%02d; RX and TX are each host's"
+		     : " conversations of %s, counted for %02d:%02d:%02d; RX and TX are its own",
 		 s->conv_focus, secs / 3600, secs / 60 % 60, secs % 60);
 	line_draw(l, 1);
 	for (p = 0; p < CONVO__PROTOS; p++) {

@@ -39,6 +39,7 @@ struct screen_state {
 	bool prompt_offered;		 /* the line is the old value, shown selected */
 	const struct graph *graph;	 /* the header's traffic graph (see screen_set_graph) */
 	const char *conv_focus;		 /* the conversation view's focus, or NULL: every host */
+	bool conv_of_port;		 /* the focus is a port: the rows are the hosts on it */
 	const char *rows_are;		 /* "by AS", "hosts of AS15169 GOOGLE", or NULL */
 	const struct convo_proto_counts *conv_protos; /* its traffic by protocol */
 	double conv_elapsed;			      /* seconds since it opened */

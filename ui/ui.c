@@ -71,6 +71,7 @@ static void draw(struct ui *u)
 	}
 	if (u->conv) {
 		s.conv_focus = u->conv_title;
+		s.conv_of_port = convo_of_port(u->conv);
 		s.conv_protos = convo_protos(u->conv);
 		s.conv_elapsed = ui_now() - u->conv_opened;
 	}

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "columns.h"
+#include "groups.h"
 #include "rowfilter.h"
 #include "hosttab.h"
 
@@ -56,11 +57,12 @@ struct view {
  * valid while the view is used (the DNS cache never frees names). */
 typedef const char *(*view_name_fn)(const struct flow_key *key, bool lookup, void *arg);
 
-/* The VIEW_* bits of the columns v shows (column_in_view()). */
+/* The VIEW_* bits of the columns v shows (column_in_view()): a group's HOSTS on groups
+ * of hosts, not on port rows (each its own). */
 static inline unsigned view_columns(const struct view *v)
 {
 	return (v->totals ? VIEW_TOTALS : VIEW_RATES) | (v->several ? VIEW_SEVERAL : 0) |
-	       (v->groups ? VIEW_GROUPS : v->optional);
+	       (v->groups ? (groups_by(v->groups) == GROUP_PORT ? 0 : VIEW_GROUPS) : v->optional);
 }
 
 void view_init(struct view *v);

@@ -89,7 +89,7 @@ static int parse_metrics_group(const char *arg, struct cli_opts *o, char *why, s
 	int by = group_by_parse(arg);
 
 	(void)why, (void)len;
-	if (by != GROUP_AS && by != GROUP_COUNTRY)
+	if (by != GROUP_AS && by != GROUP_COUNTRY && by != GROUP_PORT)
 		return -EINVAL;
 	o->metrics_group = (enum group_by)by;
 	return 0;
@@ -191,7 +191,7 @@ static const struct cli_option options[] = {
 	  "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to 128, not '%s'" },
 	{ "geo-db", 0, OPT_TEXT, FIELD(geo_db), 0, 0, NULL, "--geo-db needs a file" },
 	{ "metrics-group", 0, OPT_PARSE, 0, 0, 0, parse_metrics_group,
-	  "--metrics-group takes as or country, not '%s'" },
+	  "--metrics-group takes as, country or port, not '%s'" },
 	{ "columns", 0, OPT_PARSE, 0, 0, 0, parse_optional_columns,
 	  "--columns takes optional columns: as, cc (not '%s')" },
 	{ "color", 0, OPT_PARSE, 0, 0, 0, parse_color,
@@ -277,8 +277,9 @@ void cli_usage(FILE *out)
 		"                         -b, flowtop runs as a headless exporter\n"
 		"      --metrics-top N    hosts with series of their own, the rest summed as\n"
 		"                         ip=\"other\" (default %u)\n"
-		"      --metrics-group BY series per AS or per country too (as, country):\n"
-		"                         the --metrics-top busiest, the rest as \"other\"\n"
+		"      --metrics-group BY series per AS, per country or per port too (as,\n"
+		"                         country, port): the --metrics-top busiest, the\n"
+		"                         rest as \"other\"\n"
 		"      --ring-memory MIB  memory for the per-CPU rings the filter writes to,\n"
 		"                         all CPUs together (default %u; a CPU's ring takes\n"
 		"                         at least 64 KiB, at most 2 MiB)\n"

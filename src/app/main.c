@@ -72,8 +72,9 @@ static struct geo *open_geo(const struct cli_opts *opts, char *why, size_t len)
 	struct geo *geo = geo_open(opts->geo_db, err, sizeof(err));
 
 	why[0] = '\0';
-	if (!geo && (opts->geo_db || opts->group.by == GROUP_AS ||
-		     opts->group.by == GROUP_COUNTRY || opts->metrics_group))
+	if (!geo &&
+	    (opts->geo_db || opts->group.by == GROUP_AS || opts->group.by == GROUP_COUNTRY ||
+	     opts->metrics_group == GROUP_AS || opts->metrics_group == GROUP_COUNTRY))
 		snprintf(why, len, "%s: AS and country show as -", err);
 	return geo;
 }
@@ -226,8 +227,11 @@ static enum outcome load(struct start *s)
 {
 	const struct cli_opts *o = &s->opts;
 
-	s->cap = capture_new(o->max_hosts, (size_t)o->ring_mib << 20, o->group.by == GROUP_PORT,
-			     o->verbose, s->err, sizeof(s->err));
+	/* ports are counted where asked for, and on the screen, whose a key may ask */
+	s->cap =
+	    capture_new(o->max_hosts, (size_t)o->ring_mib << 20,
+			o->group.by == GROUP_PORT || o->metrics_group == GROUP_PORT || !o->batch,
+			o->verbose, s->err, sizeof(s->err));
 	if (!s->cap) /* reading a file, only an unsupported kernel is the user's to fix */
 		return outcome_of_error(o->read && errno != EOPNOTSUPP ? -1 : -errno);
 	return o->read ? attach_file(s) : attach_live(s);

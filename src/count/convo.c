@@ -8,6 +8,7 @@
 
 struct convo {
 	struct flow_key focus;
+	bool of_port; /* the focus is a port's key */
 	struct hosttab *peers;
 	struct convo_proto_counts proto[CONVO__PROTOS];
 };
@@ -19,6 +20,7 @@ struct convo *convo_new(const struct flow_key *focus, size_t max_peers)
 	if (!c)
 		return NULL;
 	c->focus = *focus;
+	c->of_port = flow_key_is_port(focus);
 	c->peers = hosttab_new(max_peers);
 	if (!c->peers) {
 		free(c);
@@ -63,16 +65,41 @@ const char *convo_proto_name(enum convo_proto p)
 	return p < CONVO__PROTOS ? names[p] : "?";
 }
 
+bool convo_of_port(const struct convo *c)
+{
+	return c->of_port;
+}
+
+/* Whether frames of proto and ports are the focused port's. */
+static bool on_port(const struct convo *c, uint8_t proto, uint64_t ports)
+{
+	uint16_t port = flow_key_port_number(&c->focus);
+
+	if (proto != flow_key_port_proto(&c->focus))
+		return false;
+	if (!flow_key_port_known(&c->focus))
+		return !(ports & FLOWTOP_PORTS_KNOWN);
+	return (ports & FLOWTOP_PORTS_KNOWN) &&
+	       (FLOWTOP_PORTS_SRC(ports) == port || FLOWTOP_PORTS_DST(ports) == port);
+}
+
 void convo_frames(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
-		  uint8_t proto, uint32_t frames, uint64_t bytes)
+		  uint8_t proto, uint64_t ports, uint32_t frames, uint64_t bytes)
 {
 	struct convo_proto_counts *p;
 	int sent = flow_key_eq(src, &c->focus);
 
-	if (!sent && !flow_key_eq(dst, &c->focus))
+	if (c->of_port) { /* both hosts' entries, rx and tx their own */
+		if (!on_port(c, proto, ports))
+			return;
+		hosttab_add_frames(c->peers, src, 1, frames, bytes, 0);
+		hosttab_add_frames(c->peers, dst, 0, frames, bytes, 0);
+	} else if (sent || flow_key_eq(dst, &c->focus)) {
+		/* the peer's entry, with rx and tx seen from the focus */
+		hosttab_add_frames(c->peers, sent ? dst : src, sent, frames, bytes, 0);
+	} else {
 		return;
-	/* the peer's entry, with rx and tx seen from the focus */
-	hosttab_add_frames(c->peers, sent ? dst : src, sent, frames, bytes, 0);
+	}
 	p = &c->proto[convo_proto_of(proto)];
 	p->pending_packets += frames;
 	p->pending_bytes += bytes;

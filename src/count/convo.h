@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* convo.h: the conversations of one focused address: per peer, what the focus sent to it
  * and received from it (a host table keyed by the peer, rx and tx the focus's), and the
- * focus's traffic by protocol. Fed the frames the rings carry while it exists, so it
+ * focus's traffic by protocol. Or of one focused port (a flow_key_port() key): per host
+ * that used it, what it sent and received on it (rx and tx the host's, each frame in
+ * both its hosts' entries). Fed the frames the rings carry while it exists, so it
  * counts from the moment it was made; frames that took the spill map (a full ring) carry
  * no pair and are left out. Knows nothing of BPF or curses: unit tests drive it. */
 #ifndef FLOWTOP_CONVO_H
 #define FLOWTOP_CONVO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,10 +39,14 @@ void convo_free(struct convo *c);
 
 const struct flow_key *convo_focus(const struct convo *c);
 
-/* Frames from src to dst, `bytes` in all, carrying IP protocol `proto`: counted when
- * the focus is one end (a frame to itself counts once, as sent). */
+/* Frames from src to dst, `bytes` in all, carrying IP protocol `proto` and ports
+ * (FLOWTOP_PORTS_*; 0 where not counted): counted when the focus is one end (a frame to
+ * itself counts once, as sent), or a focused port is either of their ports (its
+ * protocol's "no port": they have none). */
 void convo_frames(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
-		  uint8_t proto, uint32_t frames, uint64_t bytes);
+		  uint8_t proto, uint64_t ports, uint32_t frames, uint64_t bytes);
+/* Whether the focus is a port: each frame is then in two entries, its hosts'. */
+bool convo_of_port(const struct convo *c);
 
 /* Closes the sample, as hosttab_end() does for the peers. */
 void convo_end(struct convo *c, double interval);

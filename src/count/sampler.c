@@ -350,7 +350,8 @@ uint64_t sampler_fold(struct hosttab *t, union flow_ring_slot *ring, uint64_t ma
 		hosttab_add_frames_hashed(t, &d->dst, d->dst_hash, 0, frames, bytes, links);
 		if (convo)
 			convo_frames(convo, &d->src, &d->dst,
-				     (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT), frames, bytes);
+				     (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT), d->ports,
+				     frames, bytes);
 		if (ports && ports->table)
 			fold_ports(ports->table, (uint8_t)(count >> FLOWTOP_RECORD_PROTO_SHIFT),
 				   d->ports, frames, bytes, links);

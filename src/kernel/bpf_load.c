@@ -22,6 +22,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcast-qual"
 #include "flowtop.skel.h"
+#include "flowtop_ports.skel.h"
 #pragma GCC diagnostic pop
 
 static bool libbpf_verbose;
@@ -178,18 +179,23 @@ static void read_verifier_stats(struct flowtop_bpf *skel, struct bpf_load_verifi
 	}
 }
 
-/* The skeleton opened on the embedded object, or where the kernel lacks fetching atomics
- * on its copy without them (fetchless.c): flowtop_bpf__open() with the object chosen. */
-static struct flowtop_bpf *open_object(bool fetch)
+/* The skeleton opened on the embedded object (or its twin that counts ports), or where
+ * the kernel lacks fetching atomics on its copy without them (fetchless.c):
+ * flowtop_bpf__open() with the object chosen. */
+static struct flowtop_bpf *open_object(bool fetch, bool ports)
 {
 	struct flowtop_bpf *skel = calloc(1, sizeof(*skel));
 	const void *fetchless;
-	size_t rewritten;
+	size_t rewritten, sz;
 	int ret;
 
 	if (!skel)
 		return NULL;
 	ret = flowtop_bpf__create_skeleton(skel);
+	if (!ret && ports) { /* the object that counts ports: the same layout (Makefile) */
+		skel->skeleton->data = (void *)(uintptr_t)flowtop_ports_bpf__elf_bytes(&sz);
+		skel->skeleton->data_sz = sz;
+	}
 	if (!ret && !fetch) {
 		fetchless =
 		    fetchless_object(skel->skeleton->data, skel->skeleton->data_sz, &rewritten);
@@ -240,7 +246,7 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 				 err, errlen);
 		return NULL;
 	}
-	skel = open_object(fetch);
+	skel = open_object(fetch, opts->ports);
 	if (!skel) {
 		snprintf(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
 		return NULL;
@@ -250,7 +256,6 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 	skel->rodata->set_mask = hints / 2 - 1;
 	skel->rodata->exchange_head = exchange;
 	skel->rodata->fetch_atomics = fetch;
-	skel->rodata->want_ports = opts->ports;
 	ret = bpf_map__set_max_entries(skel->maps.ring, slots * (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.ring_ctl, (unsigned)ncpus);
 	ret = ret ?: bpf_map__set_max_entries(skel->maps.joins, hints / 2 * (unsigned)ncpus);

@@ -594,6 +594,7 @@ int exporter_sample(struct exporter *e, struct capture *c, const char *netns)
 	}
 	w.own = e->own;
 	w.nown = e->nown;
+	w.ports = capture_ports(c);
 	f.known = !capture_filter_runs(c, &f.runs, &f.run_ns);
 	return exporter_publish(e, capture_hosts(c), capture_totals(c), &w, &f);
 }

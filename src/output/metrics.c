@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "geoq.h"
+#include "ports.h"
 #include "topk.h"
 
 #define HELD_MAX GEOQ_SLOTS /* hosts held at most; past that one is looked up in place */
@@ -97,6 +98,12 @@ int metrics_group(struct metrics *m, enum group_by by, struct geo *geo)
 {
 	bool as = by == GROUP_AS;
 
+	if (by == GROUP_PORT) { /* the rows are the capture's (metrics_where.ports) */
+		if (set_init(&m->groups, m->hosts.top, "flowtop_port", "at the port", "port"))
+			return -ENOMEM;
+		m->by = by;
+		return 0;
+	}
 	if (by != GROUP_AS && by != GROUP_COUNTRY)
 		return -EINVAL;
 	m->group_tab = hosttab_new(METRICS_GROUPS_MAX);
@@ -339,6 +346,19 @@ static uint64_t field(const struct flow_counters *c, size_t offset)
 	return v;
 }
 
+/* proto="tcp",port="443",service="https" ("-" where none) */
+static void port_labels(struct pairs *p, const struct flow_key *key)
+{
+	struct port_name n;
+	char port[8];
+
+	port_name(key, &n);
+	snprintf(port, sizeof(port), "%d", n.port);
+	pair(p, "proto", n.proto ? n.proto : "-");
+	pair(p, "port", n.port >= 0 ? port : "-");
+	pair(p, "service", n.service ? n.service : "-");
+}
+
 /* The label pairs of a series of set s: ip="10.0.0.1", as="15169",as_name="GOOGLE",
  * country="US", or the kind of a special range; "other" for the rest; cut to len
  * between whole characters, each value's quote closed. */
@@ -355,6 +375,8 @@ static void series_labels(const struct metrics *m, const struct series_set *s,
 		pair(&p, s->label, "other");
 	} else if (s == &m->hosts) {
 		pair(&p, s->label, fmt_addr(&row->addr, addr));
+	} else if (m->by == GROUP_PORT) {
+		port_labels(&p, &row->addr);
 	} else if ((gi = host_geo(row)).class != GEO_PUBLIC) {
 		pair(&p, s->label, geo_class_name(gi.class));
 	} else if (m->by == GROUP_AS) {
@@ -455,7 +477,9 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 		fprintf(r.f, " %.9f\n", (double)filter->run_ns / 1e9);
 	}
 	render_set(m, &r, &m->hosts, t);
-	if (m->by != GROUP_HOST)
+	if (m->by == GROUP_PORT && r.w->ports)
+		render_set(m, &r, &m->groups, r.w->ports);
+	else if (m->by != GROUP_HOST && m->by != GROUP_PORT)
 		render_set(m, &r, &m->groups, m->group_tab);
 	if (r.om)
 		fputs("# EOF\n", r.f);
@@ -665,7 +689,13 @@ int metrics_update(struct metrics *m, struct hosttab *t, const struct flow_total
 	for (i = 0; i < n; i++)
 		counters_add(&all, &hosttab_get(t, i)->total);
 	err = set_update(&m->hosts, t, &all);
-	if (!err && m->by != GROUP_HOST) {
+	if (!err && m->by == GROUP_PORT && w->ports) {
+		struct flow_counters ports = *hosttab_other(w->ports);
+
+		for (i = 0; i < hosttab_count(w->ports); i++)
+			counters_add(&ports, &hosttab_get(w->ports, i)->total);
+		err = set_update(&m->groups, w->ports, &ports);
+	} else if (!err && m->by != GROUP_HOST && m->by != GROUP_PORT) {
 		feed_groups(m, t, tot->interval);
 		counters_sub(&all, &m->held_sum); /* not in any group's series yet, nor other */
 		err = set_update(&m->groups, m->group_tab, &all);

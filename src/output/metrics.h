@@ -7,8 +7,9 @@
  * peers'. Per host, for the `top`
  * busiest hosts of the last sample: bytes and packets received and sent, labelled
  * interface and ip; everything else summed into ip="other", so that a sum over ip is
- * every host's count. With metrics_group(), the same per AS (as, as_name) or per
- * country (country): the top busiest, the rest in as="other", summing to the same.
+ * every host's count. With metrics_group(), the same per AS (as, as_name), per
+ * country (country) or per port (proto, port, service; port="other" the rest): the top
+ * busiest, the rest in as="other", summing to the same.
  *
  * Counters never go back for a series that stays: a host's series starts at 0 when it
  * enters the top (what it had counted before is in "other" already) and leaves into
@@ -36,7 +37,9 @@ void metrics_free(struct metrics *m);
 
 #define METRICS_GROUPS_MAX 65536 /* ASes or countries counted at most (the rest: other) */
 #define METRICS_LABELS_MAX 512	 /* bytes of a series' own labels at most */
-/* Adds series per AS or per country (by), as many as per host; geo (may be NULL: every
+/* Adds series per AS, per country or per port (by), as many as per host; the ports' are
+ * metrics_where.ports' rows, each frame at its destination port received and at its
+ * source port sent (a sum over port is every frame once each way). geo (may be NULL: every
  * public address in AS and country "-") names the ASes and places the hosts. A host
  * not placed yet is placed by metrics_update(): a public address by a worker with a
  * database of its own (src/model/geoq.h), off the sample's path, the rest in place. Until
@@ -65,6 +68,7 @@ struct metrics_where {
 	const struct flow_key *own; /* the watched interfaces' own addresses: an info
 				     * series each (their ip's series are this host's) */
 	size_t nown;
+	const struct hosttab *ports; /* the port rows, for metrics_group(GROUP_PORT) */
 };
 
 /* Renders the sample just taken: t's hosts and tot's totals. The filter's counters

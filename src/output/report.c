@@ -184,12 +184,11 @@ static bool port_rows(const struct report *r)
 	return r->groups && groups_by(r->groups) == GROUP_PORT;
 }
 
-/* {"proto":"tcp","port":443,"service":"https": a port row's opening (null where none) */
-static void write_json_port(FILE *f, const struct host *h)
+void report_json_port(FILE *f, const struct flow_key *key)
 {
 	struct port_name n;
 
-	port_name(&h->addr, &n);
+	port_name(key, &n);
 	fputs("{\"proto\":", f);
 	if (n.proto)
 		report_json_string(f, n.proto);
@@ -202,6 +201,20 @@ static void write_json_port(FILE *f, const struct host *h)
 	json_string_or_null(f, "service", n.service);
 }
 
+static void csv_field(FILE *f, const char *s);
+
+void report_csv_port(FILE *f, const struct flow_key *key)
+{
+	struct port_name n;
+
+	port_name(key, &n);
+	csv_field(f, n.proto ? n.proto : "");
+	if (n.port >= 0)
+		fprintf(f, ",%d", n.port);
+	fputc(',', f);
+	csv_field(f, n.service ? n.service : "");
+}
+
 /* {"group":"AS15169","as_name":"GOOGLE","hosts":3: a group row's opening */
 static void write_json_group(FILE *f, const struct report *r, const struct host *h)
 {
@@ -210,7 +223,7 @@ static void write_json_group(FILE *f, const struct report *r, const struct host 
 	uint32_t asn;
 
 	if (port_rows(r)) {
-		write_json_port(f, h);
+		report_json_port(f, &h->addr);
 		return;
 	}
 	fputs("{\"group\":", f);
@@ -368,14 +381,7 @@ static void write_csv(FILE *f, const struct report *r)
 		const struct host *h = r->rows[i];
 
 		if (port_rows(r)) {
-			struct port_name n;
-
-			port_name(&h->addr, &n);
-			csv_field(f, n.proto ? n.proto : "");
-			if (n.port >= 0)
-				fprintf(f, ",%d", n.port);
-			fputc(',', f);
-			csv_field(f, n.service ? n.service : "");
+			report_csv_port(f, &h->addr);
 		} else if (r->groups) {
 			csv_field(f, row_label(r, h, true, label));
 			fprintf(f, ",%u", (unsigned)host_members(h));

@@ -60,6 +60,11 @@ enum report_format report_format_for(const char *path);
 
 /* Writes s as a CSV field in quotes, its quotes doubled. */
 void report_csv_quoted(FILE *f, const char *s);
+/* A port row's first fields (src/model/ports.h): CSV proto,port,service (empty where
+ * none); JSON {"proto":"tcp","port":443,"service":"https" (null where none), the
+ * object left open. */
+void report_csv_port(FILE *f, const struct flow_key *key);
+void report_json_port(FILE *f, const struct flow_key *key);
 /* Opens a JSON object with the members a sample, a snapshot and the screen's dump begin
  * with: {"time":"2026-12-03T10:28:58.123Z" (ts in UTC, `digits` of the second, 1 to 9;
  * 0: 3), then "interface":iface, or "file":file when file is not NULL (a capture file

@@ -37,8 +37,8 @@ cols=$("$FLOWTOP" --help | sed -n '/--sort COLUMN/,/(default/p' |
 check "-s offers the column table's names (as --help has them: 18)" \
 	eval '[ "$(comp -s "" | tr "\n" " " | sed "s/ $//")" = "$cols" ] && [ "$(comp -s "" | wc -l)" = 18 ]'
 check "-s completes a prefix" words "rx10 rx2 rx40 rxbytes rxpkts" -s rx
-check "--group offers its four words" words "as country host prefix" --group ""
-check "--metrics-group offers as and country" words "as country" --metrics-group ""
+check "--group offers its five words" words "as country host port prefix" --group ""
+check "--metrics-group offers as, country and port" words "as country port" --metrics-group ""
 check "--color offers auto, always, never" words "always auto never" --color ""
 : >"$E2E_TMP/capture-one.pcap"
 check "-r completes files" offers "$E2E_TMP/capture-one.pcap" -r "$E2E_TMP/capture-"

@@ -175,8 +175,8 @@ tm send-keys -t g "$E2E_TMP/groups.json" Enter
 check "screen: a dump of the groups" \
 	eval 'wait_for 5 test -s "$E2E_TMP/groups.json" &&
 	      jqt ".group_by == \"as\" and (.rows[] | select(.group == \"AS15169 GOOGLE\") | .hosts == 3)" "$E2E_TMP/groups.json"'
-tm send-keys -t g a a c
-check "screen: back to hosts, c shows their AS and country" \
+tm send-keys -t g a a a c
+check "screen: back to hosts (country, port, host), c shows their AS and country" \
 	eval 'shows "^ADDRESS .* AS  .* CC " && shows "^8\.8\.8\.8 .* AS15169 GOOGLE +US " && shows "^10\.0\.0\.1 .* private +private "'
 tm send-keys -t g / GOOGLE Enter
 check "screen: with the AS column, a filter on an AS's name keeps its hosts" \

@@ -57,8 +57,8 @@ check "the dump says it wrote 1 row" shows "wrote 1 row to $E2E_TMP/dump.txt"
 keys / Escape
 keys a
 check "'a': both hosts in one prefix, 1 group" wait_for 5 shows "rows by prefix: 1 group$"
-keys a a a
-wait_for 5 shows "rows by host" || fail "'a' did not come back to hosts"
+keys a a a a
+wait_for 5 shows "rows by host" || fail "'a' did not come back to hosts (AS, country, port, host)"
 
 # the BPF cost: a trickle's frames each pay for cold caches and the clock reads, several
 # times what a busy interface's do: not a figure to show

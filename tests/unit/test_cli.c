@@ -141,7 +141,7 @@ static void test_every_usage_message(void)
 		  "--prefix takes V4[,V6]: 1 to 32 bits, then 1 to 128, not '33'" },
 		{ { "--columns", "rx2" }, "--columns takes optional columns: as, cc (not 'rx2')" },
 		{ { "--metrics-group", "host" },
-		  "--metrics-group takes as or country, not 'host'" },
+		  "--metrics-group takes as, country or port, not 'host'" },
 		{ { "--geo-db", "" }, "--geo-db needs a file" },
 		{ { "--netns", "" }, "--netns needs a namespace" },
 		{ { "--listen", "" }, "--listen needs [ADDR:]PORT" },

@@ -14,7 +14,7 @@ static void one_frame(struct convo *c, const char *src, const char *dst, uint8_t
 {
 	struct flow_key s = key(src), d = key(dst);
 
-	convo_frames(c, &s, &d, proto, 1, bytes);
+	convo_frames(c, &s, &d, proto, 0, 1, bytes);
 }
 
 static const struct host *peer(const struct convo *c, const char *addr)
@@ -103,10 +103,65 @@ static void test_bounded_peers_keep_sums(void)
 	convo_free(c);
 }
 
+static void port_frame(struct convo *c, const char *src, const char *dst, uint8_t proto,
+		       uint64_t ports, uint32_t bytes)
+{
+	struct flow_key s = key(src), d = key(dst);
+
+	convo_frames(c, &s, &d, proto, ports, 1, bytes);
+}
+
+#define PORTS(sport, dport) (FLOWTOP_PORTS_KNOWN | (uint64_t)(sport) << 16 | (dport))
+
+/* A port's focus: every host that sent or received frames of its protocol on it, rx and
+ * tx its own; frames of another port or protocol ignored; a protocol's "no port" has
+ * the frames of that protocol without one. */
+static void test_hosts_of_a_port(void)
+{
+	struct flow_key https, tcp_none;
+	struct convo *c, *n;
+	const struct host *h;
+
+	flow_key_port(&https, IPPROTO_TCP, 443, true);
+	flow_key_port(&tcp_none, IPPROTO_TCP, 0, false);
+	c = convo_new(&https, 16);
+	n = convo_new(&tcp_none, 16);
+	if (!ASSERT_TRUE(c && n))
+		return;
+	ASSERT_TRUE(convo_of_port(c));
+	port_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, PORTS(40000, 443), 100); /* client */
+	port_frame(c, "10.0.0.2", "10.0.0.1", IPPROTO_TCP, PORTS(443, 40000), 1500);
+	port_frame(c, "10.0.0.3", "10.0.0.2", IPPROTO_TCP, PORTS(40001, 443), 60);
+	port_frame(c, "10.0.0.1", "10.0.0.4", IPPROTO_UDP, PORTS(40000, 443), 999); /* QUIC */
+	port_frame(c, "10.0.0.1", "10.0.0.4", IPPROTO_TCP, PORTS(40000, 80), 999);
+	port_frame(c, "10.0.0.1", "10.0.0.4", IPPROTO_TCP, 0, 999); /* no port */
+	port_frame(n, "10.0.0.1", "10.0.0.4", IPPROTO_TCP, 0, 70);
+	port_frame(n, "10.0.0.1", "10.0.0.4", IPPROTO_TCP, PORTS(40000, 443), 999);
+	port_frame(n, "10.0.0.1", "10.0.0.4", IPPROTO_UDP, 0, 999);
+	convo_end(c, 1.0);
+	convo_end(n, 1.0);
+	ASSERT_EQ(hosttab_count(convo_peers(c)), 3);
+	h = peer(c, "10.0.0.2");
+	ASSERT_TRUE(h && h->total.rx_packets == 2 && h->total.rx_bytes == 160 &&
+		    h->total.tx_packets == 1 && h->total.tx_bytes == 1500);
+	h = peer(c, "10.0.0.1");
+	ASSERT_TRUE(h && h->total.tx_bytes == 100 && h->total.rx_bytes == 1500);
+	h = peer(c, "10.0.0.3");
+	ASSERT_TRUE(h && h->total.tx_packets == 1 && h->total.rx_packets == 0);
+	ASSERT_EQ(convo_protos(c)[CONVO_TCP].packets, 3);
+	ASSERT_EQ(convo_protos(c)[CONVO_UDP].packets, 0);
+	ASSERT_EQ(hosttab_count(convo_peers(n)), 2);
+	h = peer(n, "10.0.0.4");
+	ASSERT_TRUE(h && h->total.rx_packets == 1 && h->total.rx_bytes == 70);
+	convo_free(c);
+	convo_free(n);
+}
+
 int main(void)
 {
 	RUN_TEST(test_peers_and_directions);
 	RUN_TEST(test_protocols);
 	RUN_TEST(test_bounded_peers_keep_sums);
+	RUN_TEST(test_hosts_of_a_port);
 	return test_summary("test_convo");
 }
