@@ -55,7 +55,7 @@ KERN_TESTS := $(patsubst tests/kern/%.c,$(OUT)/tests/%,$(wildcard tests/kern/tes
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SRCS := src/app/cli.c src/util/fmt.c src/model/rowfilter.c src/model/columns.c src/count/hosttab.c \
 	src/kernel/iface.c src/count/pcapfile.c src/model/groups.c src/model/geo.c src/model/geoq.c \
-	src/model/ports.c \
+	src/model/ports.c src/count/convo.c \
 	src/util/workq.c src/expr/expr.c src/expr/cbpf.c src/expr/judge.c
 FUZZ_SECONDS ?= 300
 FORMAT_SRCS = $(wildcard bpf/*.h bpf/*.c src/*/*.c src/*/*.h ui/*.c ui/*.h tests/*.h tests/*/*.c tests/*/*.h bench/*.c)

@@ -304,6 +304,7 @@ static unsigned act_open(struct ui *u)
 	view_init(&u->conv_view);
 	/* a frame is in its peer's entry alone; on a port, in both its hosts' */
 	u->conv_view.per_frame = convo_of_port(c) ? 2 : 1;
+	u->conv_view.peers = !convo_of_port(c) && capture_ports(u->cap); /* their PORTS */
 	u->conv_view.bits = u->main.bits;
 	u->conv_view.names = u->main.names;
 	u->conv_view.totals = u->main.totals;

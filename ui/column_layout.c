@@ -21,6 +21,7 @@ const struct column_layout column_layout[COL__COUNT] = {
 	[COL_HOSTS]    = { "HOSTS",     6,   95 },
 	[COL_AS]       = { "AS",        22,  55 }, /* asked for ('c'): before the 40 s */
 	[COL_CC]       = { "CC",        8,   56 }, /* windows, peak, share and sparkline */
+	[COL_PORTS]    = { "PORTS",     18,  57 }, /* a peer's: before them too */
 	[COL_SHARE]    = { "SHARE",     12,  30 },
 	[COL_HISTORY]  = { "LAST 40s",  20,  10 },
 };

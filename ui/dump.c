@@ -73,7 +73,10 @@ static void write_text(FILE *f, const struct dump *d)
 /* A text cell of r in column c. */
 static const char *text_of(int c, const struct row *r)
 {
-	return columns[c].kind == KIND_AS ? r->as : columns[c].kind == KIND_CC ? r->cc : r->ifaces;
+	return columns[c].kind == KIND_AS      ? r->as
+	       : columns[c].kind == KIND_CC    ? r->cc
+	       : columns[c].kind == KIND_PORTS ? r->ports
+					       : r->ifaces;
 }
 
 /* ,"text" (an interface or AS name may hold a comma or a quote) */

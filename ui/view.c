@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convo.h"
 #include "fmt.h"
+#include "ports.h"
 #include "topk.h"
 
 struct view_pick {
@@ -128,6 +130,28 @@ void view_fill_geo(const struct view *v, struct row *r)
 	geo_format(v->geo_db, &gi, r->as, sizeof(r->as), r->cc, sizeof(r->cc));
 }
 
+/* A peer's ports as the PORTS column shows them: "443/tcp 53/udp", "+" after the last
+ * when it used more; a protocol's "no port" as "-/tcp". */
+static void ports_text(const struct host *peer, char *buf, size_t len)
+{
+	struct flow_key keys[CONVO_PEER_PORTS];
+	char label[GROUP_LABEL_LEN], *sp;
+	size_t n, i, at = 0;
+	bool more;
+
+	buf[0] = '\0';
+	n = convo_peer_ports(peer, keys, &more);
+	for (i = 0; i < n && at < len; i++) {
+		port_label(&keys[i], label, sizeof(label));
+		sp = strchr(label, ' '); /* the number and protocol, not the service's name */
+		if (sp)
+			*sp = '\0';
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", label);
+	}
+	if (more && at < len)
+		snprintf(buf + at, len - at, "+");
+}
+
 int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_fn name, void *arg)
 {
 	struct pick_order order = { v->sort == COL_ADDR, v->reverse };
@@ -184,6 +208,8 @@ int view_build(struct view *v, const struct hosttab *t, size_t want, view_name_f
 			view_fill_geo(v, r);
 		if (v->several)
 			ifaces_text(v, r->host.links, r->ifaces, sizeof(r->ifaces));
+		if (v->peers)
+			ports_text(&r->host, r->ports, sizeof(r->ports));
 	}
 	v->nrows = kept;
 	v->nbuilt = want;

@@ -37,6 +37,7 @@ struct view {
 	struct flow_key member_key;	    /* this grouping (an opened group), or NULL */
 	struct geo *geo_db;		    /* AS names for them, or NULL */
 	const char *link_names[LINK_BITS];  /* the name of host.links' bit n (NULL: none) */
+	bool peers;		 /* the rows are an address's peers: their PORTS column */
 	unsigned per_frame;	 /* entries each frame is in, for SHARE: 2 in the host table
 				  * (source, destination), 1 in a conversation's peers */
 	size_t selected;	 /* row index */
@@ -62,7 +63,8 @@ typedef const char *(*view_name_fn)(const struct flow_key *key, bool lookup, voi
 static inline unsigned view_columns(const struct view *v)
 {
 	return (v->totals ? VIEW_TOTALS : VIEW_RATES) | (v->several ? VIEW_SEVERAL : 0) |
-	       (v->groups ? (groups_by(v->groups) == GROUP_PORT ? 0 : VIEW_GROUPS) : v->optional);
+	       (v->groups ? (groups_by(v->groups) == GROUP_PORT ? 0 : VIEW_GROUPS) : v->optional) |
+	       (v->peers ? VIEW_PEERS : 0);
 }
 
 void view_init(struct view *v);

@@ -211,12 +211,12 @@ static void usage_sort(FILE *out)
 	       i;
 	char word[40];
 
-	for (i = 0; i <= COL__COUNT; i++) {
-		if (i < COL__COUNT)
-			snprintf(word, sizeof(word), " %s%s", columns[i].name,
-				 i + 1 < COL__COUNT ? "," : "");
+	for (i = 0; i < COL__COUNT; i++) { /* the last with the default, on one line */
+		if (i + 1 < COL__COUNT)
+			snprintf(word, sizeof(word), " %s,", columns[i].name);
 		else
-			snprintf(word, sizeof(word), " (default %s)", columns[COL_RX2].name);
+			snprintf(word, sizeof(word), " %s (default %s)", columns[i].name,
+				 columns[COL_RX2].name);
 		if (used + strlen(word) > 80) {
 			fprintf(out, "\n%24s", ""); /* the word's space makes the column */
 			used = 24;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* convo.c: one focus's peers and protocols, from the ring's (src, dst, proto) records. */
+/* convo.c: one focus's peers and protocols, from the ring's (src, dst, proto, ports)
+ * records. */
 #include "convo.h"
 
 #include <errno.h>
@@ -83,6 +84,56 @@ static bool on_port(const struct convo *c, uint8_t proto, uint64_t ports)
 	       (FLOWTOP_PORTS_SRC(ports) == port || FLOWTOP_PORTS_DST(ports) == port);
 }
 
+/* A peer's ports in its cb: CONVO_PEER_PORTS entries of 4 bytes, the protocol, the
+ * port (big endian), and PEER_PORT_* flags. */
+#define PEER_PORT_USED	1
+#define PEER_PORT_KNOWN 2 /* else the protocol's "no port" */
+#define PEER_PORT_MORE	4 /* (on the last) the frames used others too */
+_Static_assert(CONVO_PEER_PORTS * 4 <= HOST_CB_LEN, "a peer's ports fit its cb");
+
+/* Notes the port of frames of proto and ports among the peer's. */
+static void note_peer_port(struct hosttab *peers, const struct flow_key *peer, uint8_t proto,
+			   uint64_t ports)
+{
+	bool known = ports & FLOWTOP_PORTS_KNOWN;
+	uint16_t s = FLOWTOP_PORTS_SRC(ports), d = FLOWTOP_PORTS_DST(ports);
+	uint16_t port = known ? (s < d ? s : d) : 0;
+	const struct host *h = hosttab_find(peers, peer);
+	unsigned char *cb;
+	int i;
+
+	if (!h)
+		return;
+	cb = hosttab_own(peers, h)->cb;
+	for (i = 0; i < CONVO_PEER_PORTS; i++) {
+		unsigned char *e = cb + 4 * i;
+
+		if (!(e[3] & PEER_PORT_USED)) {
+			e[0] = proto;
+			e[1] = (unsigned char)(port >> 8);
+			e[2] = (unsigned char)port;
+			e[3] = PEER_PORT_USED | (known ? PEER_PORT_KNOWN : 0);
+			return;
+		}
+		if (e[0] == proto && !(e[3] & PEER_PORT_KNOWN) == !known &&
+		    (e[1] << 8 | e[2]) == port)
+			return;
+	}
+	cb[4 * (CONVO_PEER_PORTS - 1) + 3] |= PEER_PORT_MORE;
+}
+
+size_t convo_peer_ports(const struct host *peer, struct flow_key keys[CONVO_PEER_PORTS], bool *more)
+{
+	const unsigned char *cb = peer->cb;
+	size_t n;
+
+	for (n = 0; n < CONVO_PEER_PORTS && (cb[4 * n + 3] & PEER_PORT_USED); n++)
+		flow_key_port(&keys[n], cb[4 * n], (uint16_t)(cb[4 * n + 1] << 8 | cb[4 * n + 2]),
+			      cb[4 * n + 3] & PEER_PORT_KNOWN);
+	*more = cb[4 * (CONVO_PEER_PORTS - 1) + 3] & PEER_PORT_MORE;
+	return n;
+}
+
 void convo_frames(struct convo *c, const struct flow_key *src, const struct flow_key *dst,
 		  uint8_t proto, uint64_t ports, uint32_t frames, uint64_t bytes)
 {
@@ -95,8 +146,9 @@ void convo_frames(struct convo *c, const struct flow_key *src, const struct flow
 		hosttab_add_frames(c->peers, src, 1, frames, bytes, 0);
 		hosttab_add_frames(c->peers, dst, 0, frames, bytes, 0);
 	} else if (sent || flow_key_eq(dst, &c->focus)) {
-		/* the peer's entry, with rx and tx seen from the focus */
-		hosttab_add_frames(c->peers, sent ? dst : src, sent, frames, bytes, 0);
+		/* the peer's entry, with rx and tx seen from the focus, and its ports */
+		if (!hosttab_add_frames(c->peers, sent ? dst : src, sent, frames, bytes, 0))
+			note_peer_port(c->peers, sent ? dst : src, proto, ports);
 	} else {
 		return;
 	}

@@ -48,6 +48,16 @@ void convo_frames(struct convo *c, const struct flow_key *src, const struct flow
 /* Whether the focus is a port: each frame is then in two entries, its hosts'. */
 bool convo_of_port(const struct convo *c);
 
+/* The ports of a peer's frames with an address focus (struct bpf_maps.ports): of each
+ * frame its lower port (as a rule the service's: the other is a client's ephemeral one),
+ * an ICMP message's type, or its protocol's "no port", as port keys (flow_key_port()),
+ * up to CONVO_PEER_PORTS in the order first seen; how many into keys, and in *more
+ * whether the frames used others too. A peer's entry keeps them in its cb, which a
+ * convo's peers table holds for nothing else. */
+#define CONVO_PEER_PORTS 3
+size_t convo_peer_ports(const struct host *peer, struct flow_key keys[CONVO_PEER_PORTS],
+			bool *more);
+
 /* Closes the sample, as hosttab_end() does for the peers. */
 void convo_end(struct convo *c, double interval);
 

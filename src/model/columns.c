@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "convo.h"
 #include "fmt.h"
 #include "hostinfo.h"
 
@@ -65,6 +66,21 @@ static double v_cc(const struct row *r)
 {
 	return cc_key(&r->host);
 }
+/* A peer's ports' sort key: its first port, by protocol then number. */
+static uint32_t ports_key(const struct host *h)
+{
+	struct flow_key keys[CONVO_PEER_PORTS];
+	bool more;
+
+	if (!convo_peer_ports(h, keys, &more))
+		return 0;
+	return (uint32_t)flow_key_port_proto(&keys[0]) << 16 | flow_key_port_number(&keys[0]);
+}
+
+static double v_ports(const struct row *r)
+{
+	return ports_key(&r->host);
+}
 static double v_history(const struct row *r)
 {
 	return r->rx40 + r->tx40;
@@ -113,6 +129,7 @@ KEY(k_ifaces, h->links)
 KEY(k_hosts, host_members(h))
 KEY(k_as, host_geo(h).asn)
 KEY(k_cc, cc_key(h))
+KEY(k_ports, ports_key(h))
 #undef RX
 #undef TX
 #undef KEY
@@ -137,6 +154,7 @@ const struct column columns[COL__COUNT] = {
 	[COL_HOSTS] = { "hosts", BOTH | VIEW_GROUPS, KIND_COUNT, v_hosts, k_hosts },
 	[COL_AS] = { "as", BOTH | VIEW_AS, KIND_AS, v_as, k_as },
 	[COL_CC] = { "cc", BOTH | VIEW_CC, KIND_CC, v_cc, k_cc },
+	[COL_PORTS] = { "ports", BOTH | VIEW_PEERS, KIND_PORTS, v_ports, k_ports },
 	[COL_SHARE] = { "share", BOTH, KIND_BAR, v_share, k_both2 },
 	[COL_HISTORY] = { "history", VIEW_RATES, KIND_HISTORY, v_history, k_both40 },
 };
@@ -155,7 +173,7 @@ void row_fill(struct row *r, const struct hosttab *t, const struct host *h, doub
 {
 	r->host = *h;
 	r->name = NULL;
-	r->label[0] = r->as[0] = r->cc[0] = '\0';
+	r->label[0] = r->as[0] = r->cc[0] = r->ports[0] = '\0';
 	r->rx2 = hosttab_rate(t, h, 2, 0);
 	r->tx2 = hosttab_rate(t, h, 2, 1);
 	r->rx10 = hosttab_rate(t, h, 10, 0);
@@ -209,6 +227,9 @@ void column_format(enum col_id col, const struct row *r, bool bits, char *buf, s
 		break;
 	case KIND_CC:
 		snprintf(buf, len, "%s", r->cc);
+		break;
+	case KIND_PORTS:
+		snprintf(buf, len, "%s", r->ports);
 		break;
 	case KIND_RATE:
 		fmt_scaled(bits ? v * 8 : v, bits ? "b" : "B", buf, len);

@@ -25,6 +25,7 @@ struct row {
 	double peak;		     /* highest 2 s rate, both ways */
 	double share;	 /* of the traffic counted on hosts over 2 s, 0..1 (see view.h) */
 	char ifaces[48]; /* the interfaces it was seen on, "eth0+wg0" (several watched) */
+	char ports[48];	 /* a peer's ports with the focus, "443/tcp 53/udp+" (conversations) */
 };
 
 enum col_id {
@@ -44,6 +45,7 @@ enum col_id {
 	COL_HOSTS,
 	COL_AS,
 	COL_CC,
+	COL_PORTS,
 	COL_SHARE,
 	COL_HISTORY,
 	COL__COUNT,
@@ -59,6 +61,7 @@ enum col_kind {
 	KIND_IFACES, /* row.ifaces */
 	KIND_AS,     /* row.as */
 	KIND_CC,     /* row.cc */
+	KIND_PORTS,  /* row.ports */
 	KIND_HISTORY /* a sparkline of the last samples: the screen draws it (ui/spark.h) */
 };
 
@@ -69,7 +72,8 @@ enum col_kind {
 #define VIEW_AS	      16u /* optional: only when chosen, on a table of hosts ('c', --columns) */
 #define VIEW_CC	      32u /* likewise */
 #define VIEW_OPTIONAL (VIEW_AS | VIEW_CC)
-#define VIEW_ONLY     (VIEW_SEVERAL | VIEW_GROUPS | VIEW_OPTIONAL)
+#define VIEW_PEERS    64u /* only on a table of a focus's peers (the conversations) */
+#define VIEW_ONLY     (VIEW_SEVERAL | VIEW_GROUPS | VIEW_OPTIONAL | VIEW_PEERS)
 
 struct column {
 	const char *name; /* for -s, the help and dumps: "rx2", "addr" */
@@ -94,7 +98,7 @@ static inline bool column_in_view(int col, unsigned shown)
 static inline bool column_is_text(int col)
 {
 	return columns[col].kind == KIND_IFACES || columns[col].kind == KIND_AS ||
-	       columns[col].kind == KIND_CC;
+	       columns[col].kind == KIND_CC || columns[col].kind == KIND_PORTS;
 }
 
 /* What a row is called: a group's label, else the host's name, else its address. */

@@ -5,7 +5,7 @@
 # view of a host must list exactly its peers, with the frames and bytes sent each way
 # and its traffic by protocol; Enter and a double click open it, Esc returns.
 . "$(dirname "$0")/lib.sh"
-need_root 16
+need_root 17
 for t in tmux tcpreplay python3; do
 	command -v "$t" >/dev/null || { fail "$t is not installed"; summary; exit; }
 done
@@ -16,26 +16,28 @@ va=ftc-a-$E2E_SFX vb=ftc-b-$E2E_SFX
 veth_pair "$a" "$b" "$va" "$vb" || { fail "cannot create the veth pair"; summary; exit; }
 
 # A=10.99.0.1 B=.2 C=.3 D=.4, E=.9 (before the view opens). UDP frames are 100 bytes
-# on the wire, TCP 200, ICMP 64.
+# on the wire, TCP 200, ICMP 64; A's UDP with B is port 40000 to 53, its TCP with C
+# 40001 to 443, C's ICMP to A an echo reply (type 0).
 python3 - "$E2E_TMP" <<'PY'
 import struct, sys
 
-def frame(src, dst, proto, size):
+def frame(src, dst, proto, size, sport=0, dport=0):
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, size - 14, 1, 0, 64, proto, 0,
                      bytes([10, 99, 0, src]), bytes([10, 99, 0, dst]))
-    return bytes.fromhex("020000000002020000000001") + b"\x08\x00" + ip + bytes(size - 34)
+    return (bytes.fromhex("020000000002020000000001") + b"\x08\x00" + ip
+            + struct.pack("!HH", sport, dport) + bytes(size - 38))
 
 UDP, TCP, ICMP = (17, 100), (6, 200), (1, 64)
 def write(name, frames):
     with open(f"{sys.argv[1]}/{name}.pcap", "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
-        for i, (s, d, (p, n)) in enumerate(frames):
-            b = frame(s, d, p, n)
+        for i, (s, d, (p, n), *ports) in enumerate(frames):
+            b = frame(s, d, p, n, *ports)
             f.write(struct.pack("<IIII", 1, i, len(b), len(b)) + b)
 
 write("warmup", [(1, 9, UDP), (9, 1, UDP), (2, 4, UDP), (3, 4, UDP)])
-write("talk", [(1, 2, UDP)] * 3 + [(2, 1, UDP)] * 2 + [(1, 3, TCP)] * 4 + [(3, 1, ICMP)]
-      + [(2, 4, UDP)] * 5 + [(3, 4, TCP)] * 2)
+write("talk", [(1, 2, UDP, 40000, 53)] * 3 + [(2, 1, UDP, 53, 40000)] * 2
+      + [(1, 3, TCP, 40001, 443)] * 4 + [(3, 1, ICMP)] + [(2, 4, UDP)] * 5 + [(3, 4, TCP)] * 2)
 PY
 replay() { ip netns exec "$a" tcpreplay -q -i "$va" "$E2E_TMP/$1.pcap" >/dev/null 2>&1; }
 
@@ -79,6 +81,8 @@ check "C: 1 ICMP frame (64 B) from it, 4 TCP (800 B) to it" \
 	seen '[ "$(row 10.99.0.3)" = "10.99.0.3 1 64B 4 800B" ]'
 check "by protocol: TCP 800 B, UDP 500 B, ICMP 64 B, other 0" \
 	seen 'shows "TCP [^ ]* (800B)  UDP [^ ]* (500B)  ICMP [^ ]* (64B)  other [^ ]* (0B)"'
+check "each peer's ports: B 53/udp, C 443/tcp and the echo reply's type" \
+	seen 'shows "^10\.99\.0\.2 .* 53/udp  " && shows "^10\.99\.0\.3 .* 443/tcp 0/icmp  "'
 keys d
 for _ in $(seq 80); do tm send-keys -t "$S" BSpace; done
 keys "$E2E_TMP/conv.json" Enter

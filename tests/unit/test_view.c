@@ -4,8 +4,10 @@
 #include "hosts.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 
 #include "columns.h"
+#include "convo.h"
 #include "rowfilter.h"
 #include "fmt.h"
 #include "keys.h"
@@ -98,6 +100,28 @@ static void make_rows(void)
 	}
 }
 
+/* The rows as a conversation's peers: their ports (in the cb) 1, 2 and 3, as a convo
+ * notes them (a frame's lower port). */
+static void make_peer_ports(void)
+{
+	struct flow_key focus = key("10.9.9.9");
+	struct convo *c = convo_new(&focus, 8);
+	int i;
+
+	if (!ASSERT_TRUE(c))
+		return;
+	for (i = 0; i < 3; i++) {
+		const struct host *p;
+
+		convo_frames(c, &rows3[i].host.addr, &focus, IPPROTO_UDP,
+			     FLOWTOP_PORTS_KNOWN | (uint64_t)(i + 1) << 16 | 60000, 1, 100);
+		p = hosttab_find(convo_peers(c), &rows3[i].host.addr);
+		if (ASSERT_TRUE(p))
+			memcpy(rows3[i].host.cb, p->cb, sizeof(p->cb));
+	}
+	convo_free(c);
+}
+
 static void test_sort_by_every_column(void)
 {
 	int c;
@@ -106,6 +130,8 @@ static void test_sort_by_every_column(void)
 	for (c = 0; c < COL__COUNT; c++) {
 		const struct row *first, *last;
 
+		if (c == COL_PORTS) /* the cb holds a peer's ports from here on */
+			make_peer_ports();
 		/* numbers: largest first; the address: lowest first */
 		if (c == COL_ADDR) {
 			first = &rows3[1];
