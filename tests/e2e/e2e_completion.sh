@@ -34,8 +34,8 @@ check "-i completes the last name of a list" offers "lo,lo" -i "lo,l"
 cols=$("$FLOWTOP" --help | sed -n '/--sort COLUMN/,/(default/p' |
 	sed -e 's/.*--sort COLUMN[^:]*://' -e 's/(default.*//' | tr -d ',\n' | tr -s ' ' '\n' |
 	grep . | sort | tr '\n' ' ' | sed 's/ $//')
-check "-s offers the column table's names (as --help has them: 18)" \
-	eval '[ "$(comp -s "" | tr "\n" " " | sed "s/ $//")" = "$cols" ] && [ "$(comp -s "" | wc -l)" = 18 ]'
+check "-s offers the column table's names (as --help has them: 19)" \
+	eval '[ "$(comp -s "" | tr "\n" " " | sed "s/ $//")" = "$cols" ] && [ "$(comp -s "" | wc -l)" = 19 ]'
 check "-s completes a prefix" words "rx10 rx2 rx40 rxbytes rxpkts" -s rx
 check "--group offers its five words" words "as country host port prefix" --group ""
 check "--metrics-group offers as, country and port" words "as country port" --metrics-group ""
