@@ -177,7 +177,7 @@ $(BIN): $(OUT)/src/app/main.o $(OUT)/libflowtop.a
 
 # unit (tests/unit) and kernel (tests/kern) tests alike
 .SECONDEXPANSION:
-$(UNIT_TESTS) $(KERN_TESTS): $(OUT)/tests/%: $$(wildcard tests/unit/%.c tests/kern/%.c) tests/test.h tests/unit/hosts.h tests/kern/frames.h \
+$(UNIT_TESTS) $(KERN_TESTS): $(OUT)/tests/%: $$(wildcard tests/unit/%.c tests/kern/%.c) tests/test.h tests/unit/hosts.h tests/kern/frames.h tests/kern/runner.h \
 		$(OUT)/libflowtop.a | $(OUT)/tests
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $< $(OUT)/libflowtop.a $(ALL_LDFLAGS) $(PKG_LIBS) -lm -lpthread -o $@

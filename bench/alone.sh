@@ -138,26 +138,17 @@ if [ -n "$expr" ]; then
 			printf "| %d | %.1f | %.1f | %.3fx | %.1f |\n", n, fk, xk, fk ? xk / fk : 0, xk + xp }'
 	done
 fi
-if [ -n "$ports" ]; then
+# versus A B LABEL_A LABEL_B: B's rounds against A's, source count by source count
+versus() {
 	echo
-	echo "| $kind | flowtop kernel ns | with ports kernel ns | with / without, kernel | with ports process ns | with / without, kernel + process |"
-	echo "|---:|---:|---:|---:|---:|---:|"
+	echo "| $kind | $3 kernel ns | $4 kernel ns | $4 / $3, kernel | $3 process ns | $4 process ns | $4 / $3, kernel + process |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|"
 	for n in "${sources[@]}"; do
-		fk=$(med "$tmp/flowtop.$n" 1) fp=$(med "$tmp/flowtop.$n" 2)
-		pk=$(med "$tmp/ports.$n" 1) pp=$(med "$tmp/ports.$n" 2)
-		awk -v n="$n" -v fk="$fk" -v fp="$fp" -v pk="$pk" -v pp="$pp" 'BEGIN {
-			printf "| %d | %.1f | %.1f | **%.3fx** | %.1f | %.3fx |\n", n, fk, pk,
-				fk ? pk / fk : 0, pp, fk + fp ? (pk + pp) / (fk + fp) : 0 }'
+		awk -v n="$n" -v ak="$(med "$tmp/$1.$n" 1)" -v ap="$(med "$tmp/$1.$n" 2)" \
+			-v bk="$(med "$tmp/$2.$n" 1)" -v bp="$(med "$tmp/$2.$n" 2)" 'BEGIN {
+			printf "| %d | %.1f | %.1f | **%.3fx** | %.1f | %.1f | %.3fx |\n", n, ak, bk,
+				ak ? bk / ak : 0, ap, bp, ak + ap ? (bk + bp) / (ak + ap) : 0 }'
 	done
-fi
-[ -n "$base" ] || exit 0
-echo
-echo "| $kind | base kernel ns | base process ns | flowtop / base, kernel | flowtop / base, kernel + process |"
-echo "|---:|---:|---:|---:|---:|"
-for n in "${sources[@]}"; do
-	bk=$(med "$tmp/base.$n" 1) bp=$(med "$tmp/base.$n" 2)
-	fk=$(med "$tmp/flowtop.$n" 1) fp=$(med "$tmp/flowtop.$n" 2)
-	awk -v n="$n" -v bk="$bk" -v bp="$bp" -v fk="$fk" -v fp="$fp" 'BEGIN {
-		printf "| %d | %.1f | %.1f | %.3fx | %.3fx |\n", n, bk, bp, bk ? fk / bk : 0,
-			bk + bp ? (fk + fp) / (bk + bp) : 0 }'
-done
+}
+[ -z "$ports" ] || versus flowtop ports "flowtop" "with ports"
+[ -z "$base" ] || versus base flowtop "base" "flowtop"

@@ -2,7 +2,8 @@
 /* testrun_cost.c: the filter's cost per frame through BPF_PROG_TEST_RUN with repeat, on
  * the first frame of each pcap given, next to an empty filter in the same run.
  *
- *   testrun_cost EMPTY.bpf.o REPEAT PCAP...     prints a Markdown table */
+ *   testrun_cost EMPTY.bpf.o REPEAT PCAP...     prints a Markdown table
+ *   PORTS=1 testrun_cost ...                    the program that counts ports */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

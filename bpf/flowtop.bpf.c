@@ -154,9 +154,10 @@ const volatile __u32 fetch_atomics = 1;
 /* Whether this object counts ports (FLOWTOP_PORTS_*): a pair is then also its ports,
  * read from the innermost transport header. The Makefile builds the program twice, with
  * COUNT_PORTS 0 and 1, and flowtop loads the one asked for (src/kernel/bpf_load.c):
- * without ports not one instruction of theirs is left, and the cursor is as small as
- * before them. want_ports says which this is, for user space; both objects have the
- * same maps, programs and globals, so one skeleton opens either. */
+ * without ports the compiler drops all they do on the frame's path (the cursor keeps
+ * their fields, zeroed, and the spill path one test). want_ports says which this is,
+ * for user space; both objects have the same maps, programs and globals, so one
+ * skeleton opens either. */
 #ifndef COUNT_PORTS
 #define COUNT_PORTS 0
 #endif
@@ -478,8 +479,7 @@ static __always_inline void account(const struct flow_spill_key *key, int tx, __
 {
 	/* a port's update the map refuses is found missing by user space (2 a spilled
 	 * frame), as an address's is; the filter's `lost` counts addresses' alone */
-	int is_port = key->slot & FLOWTOP_SPILL_PORT;
-
+	int is_port = COUNT_PORTS && (key->slot & FLOWTOP_SPILL_PORT);
 	struct flow_spill *v, init = {};
 	long err;
 
@@ -639,7 +639,8 @@ static __always_inline __u32 pair_hash(const struct cursor *c, __u64 whose)
 	const __u32 *s = (const __u32 *)c->src.addr, *d = (const __u32 *)c->dst.addr;
 	__u64 h;
 
-	/* ports, when counted, are whose too (the words are mixed whole below) */
+	/* ports, when counted, are whose too: xored into the first word mixed below (pairs
+	 * whose ports and addresses xor alike share a set; joins only, never a count) */
 	if (COUNT_PORTS)
 		whose ^= c->ports;
 	if (c->v4)

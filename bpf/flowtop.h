@@ -38,15 +38,15 @@ union flow_ring_slot {
  * the pair is IPv6 (the record is three slots), and "taken". */
 #define FLOWTOP_RECORD_SLOTS_V4 1 /* slots of an IPv4 pair's record */
 #define FLOWTOP_RECORD_SLOTS_V6 3 /* of an IPv6 pair's: the most a record takes */
-#define FLOWTOP_RECORD_SLOTS_V4_PORTS                                                              \
-	2 /* of an IPv4 pair's when the filter counts ports: its ports in the second slot's        \
-	   * word[0] (an IPv6 record's are in its first slot's word[1], where an IPv4 record       \
-	   * keeps its addresses) */
-#define FLOWTOP_RECORD_FRAME_SHIFT 34
-#define FLOWTOP_RECORD_SLOT_SHIFT  46
-#define FLOWTOP_RECORD_PROTO_SHIFT 54
-#define FLOWTOP_RECORD_ONE_FRAME   (1ull << FLOWTOP_RECORD_FRAME_SHIFT)
-#define FLOWTOP_RECORD_BYTES_MASK  (FLOWTOP_RECORD_ONE_FRAME - 1)
+/* of an IPv4 pair's when the filter counts ports: its ports in the second slot's word[0]
+ * (an IPv6 record's are in its first slot's word[1], where an IPv4 record keeps its
+ * addresses) */
+#define FLOWTOP_RECORD_SLOTS_V4_PORTS 2
+#define FLOWTOP_RECORD_FRAME_SHIFT    34
+#define FLOWTOP_RECORD_SLOT_SHIFT     46
+#define FLOWTOP_RECORD_PROTO_SHIFT    54
+#define FLOWTOP_RECORD_ONE_FRAME      (1ull << FLOWTOP_RECORD_FRAME_SHIFT)
+#define FLOWTOP_RECORD_BYTES_MASK     (FLOWTOP_RECORD_ONE_FRAME - 1)
 #define FLOWTOP_RECORD_FRAMES_MAX                                                                  \
 	((1u << (FLOWTOP_RECORD_SLOT_SHIFT - FLOWTOP_RECORD_FRAME_SHIFT)) - 1)
 #define FLOWTOP_RECORD_V6    (1ull << 62)
@@ -85,13 +85,12 @@ struct flow_spill_key {
 
 #define FLOWTOP_PROTO_UNKNOWN 255 /* IPPROTO_RAW's number, never a real next header */
 
-/* Ports. When user space asks for them (the program's want_ports, set before load), a
- * pair is also its frames' transport ports, and its records and its set's owner carry
- * them in a 64-bit word: the innermost IP header's transport header's source port
- * (bits 16-31) and destination port (bits 0-15) for TCP, UDP, UDP-Lite, SCTP and DCCP,
- * an ICMP or ICMPv6 message's type as both, and FLOWTOP_PORTS_KNOWN; 0 when the frame
- * has none to read (another protocol, a later fragment, a transport header cut short):
- * "no port". */
+/* Ports. In the program built to count them (COUNT_PORTS, bpf/flowtop.bpf.c; its
+ * want_ports says so), a pair is also its frames' transport ports, and its records and its set's
+ * owner carry them in a 64-bit word: the innermost IP header's transport header's source port (bits
+ * 16-31) and destination port (bits 0-15) for TCP, UDP, UDP-Lite, SCTP and DCCP, an ICMP or ICMPv6
+ * message's type as both, and FLOWTOP_PORTS_KNOWN; 0 when the frame has none to read (another
+ * protocol, a later fragment, a transport header cut short): "no port". */
 #define FLOWTOP_PORTS_KNOWN  (1ull << 32)
 #define FLOWTOP_PORTS_SRC(w) ((__u16)((w) >> 16))
 #define FLOWTOP_PORTS_DST(w) ((__u16)(w))

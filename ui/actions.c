@@ -294,7 +294,7 @@ static unsigned act_open(struct ui *u)
 	if (ui_grouped(u) && u->group.by != GROUP_PORT)
 		return open_group(u);
 	focus = v->rows[v->selected].host.addr; /* a host, a peer, or a port */
-	c = convo_new(&focus, CONVO_DEFAULT_PEERS);
+	c = convo_new(&focus, ui_grouped(u) && u->group.by == GROUP_PORT, CONVO_DEFAULT_PEERS);
 	if (!c) {
 		ui_status(u, "cannot open the conversations: %s", strerror(errno));
 		return REACT_NONE;
@@ -309,6 +309,8 @@ static unsigned act_open(struct ui *u)
 	u->conv_view.names = u->main.names;
 	u->conv_view.totals = u->main.totals;
 	u->conv_view.sort = u->main.sort;
+	if (!column_in_view(u->conv_view.sort, view_columns(&u->conv_view))) /* AS, CC */
+		u->conv_view.sort = u->conv_view.totals ? COL_RX_BYTES : COL_RX2;
 	u->conv_opened = ui_now();
 	if (convo_of_port(c)) {
 		snprintf(u->conv_title, sizeof(u->conv_title), "%s", v->rows[v->selected].label);

@@ -14,14 +14,14 @@ struct convo {
 	struct convo_proto_counts proto[CONVO__PROTOS];
 };
 
-struct convo *convo_new(const struct flow_key *focus, size_t max_peers)
+struct convo *convo_new(const struct flow_key *focus, bool of_port, size_t max_peers)
 {
 	struct convo *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->focus = *focus;
-	c->of_port = flow_key_is_port(focus);
+	c->of_port = of_port;
 	c->peers = hosttab_new(max_peers);
 	if (!c->peers) {
 		free(c);

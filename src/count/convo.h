@@ -33,8 +33,9 @@ struct convo_proto_counts {
 
 struct convo;
 
-/* The conversations of focus, at most max_peers peers. NULL with errno set. */
-struct convo *convo_new(const struct flow_key *focus, size_t max_peers);
+/* The conversations of focus, an address, or with of_port a port's key (flow_key_port():
+ * an IPv6 address may look like one), at most max_peers peers. NULL with errno set. */
+struct convo *convo_new(const struct flow_key *focus, bool of_port, size_t max_peers);
 void convo_free(struct convo *c);
 
 const struct flow_key *convo_focus(const struct convo *c);

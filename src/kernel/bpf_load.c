@@ -3,6 +3,7 @@
 #include "bpf_load.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +24,23 @@
 #pragma GCC diagnostic ignored "-Wcast-qual"
 #include "flowtop.skel.h"
 #include "flowtop_ports.skel.h"
+
+/* flowtop_bpf's skeleton opens the object that counts ports too (open_object()): the
+ * two must keep their globals where each other does (their maps and programs, by name) */
+#define SAME_GLOBAL(sec, var)                                                                      \
+	_Static_assert(offsetof(struct flowtop_bpf__##sec, var) ==                                 \
+			   offsetof(struct flowtop_ports_bpf__##sec, var),                         \
+		       #var " where both objects have it")
+SAME_GLOBAL(rodata, ring_mask);
+SAME_GLOBAL(rodata, set_mask);
+SAME_GLOBAL(rodata, exchange_head);
+SAME_GLOBAL(rodata, fetch_atomics);
+SAME_GLOBAL(rodata, want_ports);
+SAME_GLOBAL(bss, pad_bytes);
+SAME_GLOBAL(bss, extra_bytes);
+_Static_assert(sizeof(struct flowtop_bpf__rodata) == sizeof(struct flowtop_ports_bpf__rodata) &&
+		   sizeof(struct flowtop_bpf__bss) == sizeof(struct flowtop_ports_bpf__bss),
+	       "the two objects' globals alike");
 #pragma GCC diagnostic pop
 
 static bool libbpf_verbose;
@@ -262,7 +280,8 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 	ret = ret
 		  ?: bpf_map__set_max_entries(skel->maps.owner_ports,
 					      opts->ports ? hints / 2 * (unsigned)ncpus : 1);
-	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, spill);
+	/* a spilled frame's ports are two more keys: room for them beside the addresses */
+	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, opts->ports ? 2 * spill : spill);
 	if (ret) {
 		snprintf(err, errlen, "cannot size the maps: %s", strerror(-ret));
 		goto out_destroy;

@@ -2,7 +2,8 @@
 /* ports.c: port rows' names. The services database is read whole at the first name
  * asked (getservent(): some 600 entries) into a table sorted by port and protocol, so a
  * screen naming its rows each second costs a search, not a read of /etc/services as
- * getservbyport() does at every call. */
+ * getservbyport() does at every call. Without the databases (netbase not installed)
+ * the protocols the filter reads ports of keep their names, and ports have no service. */
 #include "ports.h"
 
 #include <netdb.h>
@@ -16,6 +17,7 @@
 struct service {
 	uint16_t port;
 	char proto[12];
+	size_t line; /* its place in the database: the first of a port and protocol wins */
 	char *name;
 };
 
@@ -28,10 +30,34 @@ static int service_cmp(const void *a, const void *b)
 {
 	const struct service *x = a, *y = b;
 
+	int c;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	c = strcmp(x->proto, y->proto);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Equal port and protocol, whatever the line: what a search compares. */
+static int service_find(const void *a, const void *b)
+{
+	const struct service *x = a, *y = b;
+
 	if (x->port != y->port)
 		return x->port < y->port ? -1 : 1;
 	return strcmp(x->proto, y->proto);
 }
+
+/* The protocols whose ports the filter reads, named as /etc/protocols names them, for
+ * a machine without it. */
+static const struct {
+	uint8_t number;
+	const char *name;
+} builtin_protos[] = {
+	{ IPPROTO_ICMP, "icmp" },	{ IPPROTO_TCP, "tcp" },		 { IPPROTO_UDP, "udp" },
+	{ IPPROTO_DCCP, "dccp" },	{ IPPROTO_ICMPV6, "ipv6-icmp" }, { IPPROTO_SCTP, "sctp" },
+	{ IPPROTO_UDPLITE, "udplite" },
+};
 
 static void load_services(void)
 {
@@ -54,18 +80,23 @@ static void load_services(void)
 			services = grown;
 		}
 		services[nservices].port = ntohs((uint16_t)e->s_port);
+		services[nservices].line = nservices;
 		strcpy(services[nservices].proto, e->s_proto);
 		services[nservices].name = strdup(e->s_name);
 		if (services[nservices].name)
 			nservices++;
 	}
 	endservent();
-	qsort(services, nservices, sizeof(*services), service_cmp);
+	if (nservices) /* by port and protocol, a repeated one's first line first */
+		qsort(services, nservices, sizeof(*services), service_cmp);
 	setprotoent(1);
 	while ((p = getprotoent()))
 		if (p->p_proto >= 0 && p->p_proto < 256 && !proto_names[p->p_proto])
 			proto_names[p->p_proto] = strdup(p->p_name);
 	endprotoent();
+	for (i = 0; i < sizeof(builtin_protos) / sizeof(builtin_protos[0]); i++)
+		if (!proto_names[builtin_protos[i].number])
+			proto_names[builtin_protos[i].number] = strdup(builtin_protos[i].name);
 	for (i = 0; i < 256; i++) { /* a number the database does not name */
 		char name[16];
 
@@ -88,7 +119,10 @@ void port_name(const struct flow_key *key, struct port_name *out)
 	if (out->port < 0 || !out->proto || strlen(out->proto) >= sizeof(want.proto))
 		return;
 	strcpy(want.proto, out->proto);
-	found = bsearch(&want, services, nservices, sizeof(*services), service_cmp);
+	found =
+	    nservices ? bsearch(&want, services, nservices, sizeof(*services), service_find) : NULL;
+	while (found && found > services && !service_find(found - 1, &want))
+		found--; /* the first of its port and protocol, as getservbyport() answers */
 	out->service = found ? found->name : NULL;
 }
 

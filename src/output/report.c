@@ -201,20 +201,6 @@ void report_json_port(FILE *f, const struct flow_key *key)
 	json_string_or_null(f, "service", n.service);
 }
 
-static void csv_field(FILE *f, const char *s);
-
-void report_csv_port(FILE *f, const struct flow_key *key)
-{
-	struct port_name n;
-
-	port_name(key, &n);
-	csv_field(f, n.proto ? n.proto : "");
-	if (n.port >= 0)
-		fprintf(f, ",%d", n.port);
-	fputc(',', f);
-	csv_field(f, n.service ? n.service : "");
-}
-
 /* {"group":"AS15169","as_name":"GOOGLE","hosts":3: a group row's opening */
 static void write_json_group(FILE *f, const struct report *r, const struct host *h)
 {
@@ -345,6 +331,19 @@ static void csv_field(FILE *f, const char *s)
 		fputs(s, f);
 	else
 		report_csv_quoted(f, s);
+}
+
+void report_csv_port(FILE *f, const struct flow_key *key)
+{
+	struct port_name n;
+
+	port_name(key, &n);
+	csv_field(f, n.proto ? n.proto : "");
+	fputc(',', f); /* the port's field, empty without one: the columns stay in place */
+	if (n.port >= 0)
+		fprintf(f, "%d", n.port);
+	fputc(',', f);
+	csv_field(f, n.service ? n.service : "");
 }
 
 void report_csv_quoted(FILE *f, const char *s)

@@ -93,15 +93,7 @@ static inline void flow_key_port(struct flow_key *key, uint8_t proto, uint16_t p
 	}
 }
 
-/* Whether key is a port's (flow_key_port()), and then its protocol, port and whether it
- * is known. */
-static inline bool flow_key_is_port(const struct flow_key *key)
-{
-	static const uint8_t zero[10];
-
-	return key->addr[10] == FLOWTOP_PORT_KEY_KIND && !memcmp(key->addr, zero, sizeof(zero));
-}
-
+/* A port's key (flow_key_port()): its protocol, port and whether it is known. */
 static inline uint8_t flow_key_port_proto(const struct flow_key *key)
 {
 	return key->addr[11];

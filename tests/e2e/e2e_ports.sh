@@ -9,7 +9,7 @@
 # the groupings to the ports, a filter on a protocol, Enter on a port lists the hosts
 # that use it from then on, Esc returns.
 . "$(dirname "$0")/lib.sh"
-need_root 17
+need_root 18
 here=$(dirname "$0")
 
 netns_new a && a=$NETNS && netns_new b && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -27,7 +27,7 @@ check "flowtop samples and tcpdump listens" \
 		grep -q "listening on" "$E2E_TMP/tcpdump.out.err"'
 
 # traffic OUT: 300 KB over TCP to 10.79.0.2:5201, read to the end by a server whose
-# output is OUT; then 40 datagrams to port 5353
+# output is OUT; then 40 datagrams to port 5353, and one of 3,000 bytes in fragments
 traffic() {
 	start_bg "$b" "$1" python3 -c '
 import socket
@@ -56,7 +56,8 @@ c.recv(1)
 c.close()
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(40):
-    u.sendto(bytes(200 + i), ("10.79.0.2", 5353))'
+    u.sendto(bytes(200 + i), ("10.79.0.2", 5353))
+u.sendto(bytes(3000), ("10.79.0.2", 5353))  # in fragments: the later ones have no port'
 	wait_for 10 grep -q "read 300000" "$1"
 	local read_all=$?
 	stop_bg "$server_pid" TERM
@@ -76,16 +77,20 @@ check "every port's frames and bytes are tshark's of the capture, each frame onc
 	python3 "$here/compare_ports.py" "$E2E_TMP/ports.jsonl" "$E2E_TMP/live.ports.csv"
 check "the TCP port and the UDP port named from the services database" \
 	jqt -s '.[-1].groups | (map(select(.proto == "tcp" and .port == 5201))[0].rx_packets > 10) and
-		(map(select(.proto == "udp" and .port == 5353 and .service == "mdns"))[0].rx_packets == 40)' \
+		(map(select(.proto == "udp" and .port == 5353 and .service == "mdns"))[0].rx_packets == 41)' \
 	"$E2E_TMP/ports.jsonl"
-check "-o CSV: the same rows, proto, port and service first" \
+check "-o CSV: the later fragments on the row of no protocol and no port" \
+	grep -q '^,,,[1-9]' "$E2E_TMP/snap.csv"
+check "-o CSV: the same rows, proto, port and service first, every counter in its column" \
 	python3 -c 'import csv, json, sys
 rows = {(r["proto"], r["port"]): r for r in csv.DictReader(open(sys.argv[1]))}
 last = json.loads(open(sys.argv[2]).read().splitlines()[-1])
+key = lambda g: (g["proto"] or "", "" if g["port"] is None else str(g["port"]))
 sys.exit(not (len(rows) == len(last["groups"]) and all(
-    rows[(g["proto"], str(g["port"]))]["rx_packets"] == str(g["rx_packets"]) and
-    rows[(g["proto"], str(g["port"]))]["service"] == (g["service"] or "")
-    for g in last["groups"] if g["port"] is not None)))' "$E2E_TMP/snap.csv" "$E2E_TMP/ports.jsonl"
+    rows[key(g)][f] == str(g[f]) for g in last["groups"]
+    for f in ("rx_packets", "rx_bytes", "tx_packets", "tx_bytes")) and all(
+    rows[key(g)]["service"] == (g["service"] or "") for g in last["groups"])))' \
+	"$E2E_TMP/snap.csv" "$E2E_TMP/ports.jsonl"
 
 # Prometheus: --metrics-group port, a series per busy port and port="other"; each sum
 # over port is every frame, once each way; a second round of traffic only adds

@@ -24,6 +24,7 @@
 #include "filefeed.h"
 #include "fmt.h"
 #include "frames.h"
+#include "runner.h"
 #include "hosttab.h"
 #include "sampler.h"
 
@@ -32,11 +33,6 @@ enum verdict {
 	NON_IP,
 	CUT
 };
-
-static struct flowtop_bpf *skel;
-static struct sampler *sampler;
-static struct hosttab *tab;
-static struct flow_totals totals;
 
 /* aligned_alloc as the tests want it (the host table's hash comes from it): the next
  * one's, but failing for sizes above this while it is not 0 */
@@ -56,36 +52,6 @@ void *aligned_alloc(size_t align, size_t n)
 }
 
 /* ---- running one frame ---- */
-
-static int run_frame(const struct frame *f)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = f->b, .data_size_in = (__u32)f->len);
-	int err = bpf_prog_test_run_opts(bpf_load_prog_fd(skel), &opts);
-
-	if (err)
-		return err;
-	return opts.retval == 0 ? 0 : -EBADMSG; /* the filter must never queue a frame */
-}
-
-static void reset(void)
-{
-	if (sampler_reset(sampler, tab, &totals))
-		abort();
-}
-
-static int sample(void)
-{
-	return sampler_read(sampler, tab, &totals, 1.0);
-}
-
-static const struct host *host(const char *addr)
-{
-	struct flow_key k;
-
-	if (fmt_parse_addr(addr, &k))
-		abort();
-	return hosttab_find(tab, &k);
-}
 
 /* Runs f alone and checks everything the maps then hold. */
 static bool expect_frame(const char *what, const struct frame *f, enum verdict v, const char *src,
@@ -556,17 +522,6 @@ static void test_no_link_header(void)
 	eth(&f, ETH_P_ARP), put(&f, "\x10\x00", 2);
 	expect_frame("no link header, version 1", &f, NON_IP, NULL, NULL, f.len - ETH_HLEN);
 	bpf_load_link_put(skel, 1, 1, ETH_HLEN);
-}
-
-static int run_on_cpu(int cpu, const struct frame *f)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return -errno;
-	return run_frame(f);
 }
 
 static uint64_t ring_head(struct flowtop_bpf *sk, unsigned cpu)
@@ -1112,7 +1067,7 @@ static void test_records_carry_the_protocol(void)
 
 	if (fmt_parse_addr(C4, &a))
 		abort();
-	conv = convo_new(&a, 16);
+	conv = convo_new(&a, false, 16);
 	if (!ASSERT_TRUE(conv != NULL))
 		return;
 	reset();

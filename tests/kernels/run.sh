@@ -16,11 +16,12 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # the suites of a kernel beside 6.1: the verifier's budget and the BPF_PROG_TEST_RUN
-# suites (test_dissect runs the capture file's program too), the corpus through -r in
-# one capture (e2e_corpus_read: one program load, where e2e_read, left to 6.1, makes
-# some 70 and took 662 of 6.12's 760 s under TCG; CI's time is bounded), live counts on
-# a veth, -i A,B and -i any, the screen
-short_suites=(test_verifier test_dissect test_rings test_expr e2e_corpus_read e2e_veth e2e_multi e2e_start)
+# suites (test_dissect runs the capture file's program too; test_ports the program that
+# counts ports), the corpus through -r in one capture (e2e_corpus_read: one program
+# load, where e2e_read, left to 6.1, makes some 70 and took 662 of 6.12's 760 s under
+# TCG; CI's time is bounded; its second read counts ports), live counts on a veth,
+# -i A,B and -i any, the screen
+short_suites=(test_verifier test_dissect test_ports test_rings test_expr e2e_corpus_read e2e_veth e2e_multi e2e_start)
 kdir=${KERNEL_DIR:-.output/kernels}
 # shellcheck disable=SC2086 # a list of words
 [ $# = 0 ] && set -- ${KERNELS:-5.10 6.1 6.12}

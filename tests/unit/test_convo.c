@@ -27,7 +27,7 @@ static const struct host *peer(const struct convo *c, const char *addr)
 static void test_peers_and_directions(void)
 {
 	struct flow_key a = key("10.0.0.1");
-	struct convo *c = convo_new(&a, 16);
+	struct convo *c = convo_new(&a, false, 16);
 	const struct host *b, *d;
 
 	ASSERT_TRUE(c != NULL);
@@ -57,7 +57,7 @@ static void test_peers_and_directions(void)
 static void test_protocols(void)
 {
 	struct flow_key a = key("10.0.0.1");
-	struct convo *c = convo_new(&a, 16);
+	struct convo *c = convo_new(&a, false, 16);
 	const struct convo_proto_counts *p = convo_protos(c);
 
 	one_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1000);
@@ -86,7 +86,7 @@ static void test_protocols(void)
 static void test_bounded_peers_keep_sums(void)
 {
 	struct flow_key a = key("10.0.0.1");
-	struct convo *c = convo_new(&a, 4);
+	struct convo *c = convo_new(&a, false, 4);
 	char addr[32];
 	uint64_t sum = 0;
 	size_t i;
@@ -124,8 +124,8 @@ static void test_hosts_of_a_port(void)
 
 	flow_key_port(&https, IPPROTO_TCP, 443, true);
 	flow_key_port(&tcp_none, IPPROTO_TCP, 0, false);
-	c = convo_new(&https, 16);
-	n = convo_new(&tcp_none, 16);
+	c = convo_new(&https, true, 16);
+	n = convo_new(&tcp_none, true, 16);
 	if (!ASSERT_TRUE(c && n))
 		return;
 	ASSERT_TRUE(convo_of_port(c));

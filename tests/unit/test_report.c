@@ -4,6 +4,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -211,6 +212,29 @@ static const char *csv_of(const char *str)
 	report_csv_quoted(f, str);
 	fclose(f);
 	return buf;
+}
+
+static const char *port_csv(uint8_t proto, int port)
+{
+	static char buf[128];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct flow_key k;
+
+	flow_key_port(&k, proto, port < 0 ? 0 : (uint16_t)port, port >= 0);
+	report_csv_port(f, &k);
+	fclose(f);
+	return buf;
+}
+
+/* A port row's first CSV fields are always three, proto, port and service, empty where
+ * it has none (a row without a port, or the protocol unknown, keeps its columns). */
+static void test_port_csv_fields(void)
+{
+	ASSERT_STREQ(port_csv(IPPROTO_TCP, 443), "tcp,443,https");
+	ASSERT_STREQ(port_csv(IPPROTO_TCP, 5201), "tcp,5201,");
+	ASSERT_STREQ(port_csv(IPPROTO_TCP, -1), "tcp,,");
+	ASSERT_STREQ(port_csv(IPPROTO_GRE, -1), "gre,,");
+	ASSERT_STREQ(port_csv(FLOWTOP_PROTO_UNKNOWN, -1), ",,");
 }
 
 /* A CSV cell of a name anyone may give: quoted, its quotes doubled, a spreadsheet's
@@ -771,6 +795,7 @@ int main(void)
 	build_big_report();
 	RUN_TEST(test_json_parses_with_jq);
 	RUN_TEST(test_csv_parses_with_python);
+	RUN_TEST(test_port_csv_fields);
 	RUN_TEST(test_json_and_text_name_the_interfaces);
 	RUN_TEST(test_json_strings_escape_invalid_utf8);
 	RUN_TEST(test_csv_cells_are_inert);

@@ -105,7 +105,7 @@ static void make_rows(void)
 static void make_peer_ports(void)
 {
 	struct flow_key focus = key("10.9.9.9");
-	struct convo *c = convo_new(&focus, 8);
+	struct convo *c = convo_new(&focus, false, 8);
 	int i;
 
 	if (!ASSERT_TRUE(c))
