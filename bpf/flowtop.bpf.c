@@ -154,8 +154,8 @@ const volatile __u32 fetch_atomics = 1;
 /* Whether this object counts ports (FLOWTOP_PORTS_*): a pair is then also its ports,
  * read from the innermost transport header. The Makefile builds the program twice, with
  * COUNT_PORTS 0 and 1, and flowtop loads the one asked for (src/kernel/bpf_load.c):
- * without ports the compiler drops all they do on the frame's path (the cursor keeps
- * their fields, zeroed, and the spill path one test). want_ports says which this is,
+ * without ports the compiler drops all they do (the cursor keeps their fields, zeroed).
+ * want_ports says which this is,
  * for user space; both objects have the same maps, programs and globals, so one
  * skeleton opens either. */
 #ifndef COUNT_PORTS

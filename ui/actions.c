@@ -229,9 +229,12 @@ static unsigned act_group(struct ui *u)
 		ui_status(u, "close the conversations first (Esc)");
 		return REACT_NONE;
 	}
+	bool no_ports;
+
 	close_group(u);
 	u->group.by = (enum group_by)((u->group.by + 1) % (GROUP_PORT + 1));
-	if (u->group.by == GROUP_PORT && !capture_ports(u->cap))
+	no_ports = u->group.by == GROUP_PORT && !capture_ports(u->cap);
+	if (no_ports) /* the program that counts them did not load */
 		u->group.by = GROUP_HOST;
 	view_home(&u->group_view);
 	u->group_view.totals = u->main.totals;
@@ -241,7 +244,8 @@ static unsigned act_group(struct ui *u)
 	if (!ui_build_groups(u))
 		u->group.by = GROUP_HOST;
 	else if (u->group.by == GROUP_HOST)
-		ui_status(u, "rows by host");
+		ui_status(u, no_ports ? "rows by host (no ports: their program did not load)"
+				      : "rows by host");
 	else
 		ui_status(u, "rows by %s: %zu %s%s", group_by_label(u->group.by),
 			  hosttab_count(groups_table(u->groups)),

@@ -44,7 +44,7 @@ bool ui_build_groups(struct ui *u)
 		if (u->groups && !u->play)
 			groups_look_up_aside(u->groups);
 	}
-	/* the port rows are their own groups (counted only when asked for at the start) */
+	/* the port rows are their own groups (counted where their program loaded) */
 	rows = u->group.by == GROUP_PORT ? capture_ports(u->cap) : capture_hosts(u->cap);
 	err = u->groups && rows ? groups_build(u->groups, rows, &u->group) : -ENOMEM;
 	if (err)

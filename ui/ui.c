@@ -144,14 +144,16 @@ static const char *rows_noun(struct ui *u, size_t written)
  * dump.h. */
 static int dump(struct ui *u, const char *path, size_t *written, char *err, size_t errlen)
 {
-	char focus[FMT_ADDR_LEN];
+	char focus[sizeof(u->conv_title)];
 	int ret;
 
 	if (!strcmp(path, "-")) { /* -o -, written when the screen has closed */
 		snprintf(err, errlen, "cannot write snapshot '-': standard output is the screen");
 		return -EINVAL;
 	}
-	if (u->conv)
+	if (u->conv && convo_of_port(u->conv)) /* "443/tcp https", as the title says */
+		snprintf(focus, sizeof(focus), "%s", u->conv_title);
+	else if (u->conv)
 		fmt_addr(convo_focus(u->conv), focus);
 	if (!ui_view(u)->paused)
 		ui_build(u, ui_view(u)->nrows);
@@ -542,6 +544,8 @@ int ui_run(struct capture *c, const struct screen_config *cfg, struct exporter *
 	u.main.filter = cfg->filter;
 	u.main.geo_db = geo;
 	u.main.optional = cfg->columns;
+	if (u.main.sort == COL_PORTS) /* a peer's column, no host's: the cb is another's */
+		u.main.sort = COL_RX2;
 	view_init(&u.group_view);
 	u.group_view.bits = true;
 	u.group_view.filter = cfg->filter;

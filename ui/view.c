@@ -135,17 +135,14 @@ void view_fill_geo(const struct view *v, struct row *r)
 static void ports_text(const struct host *peer, char *buf, size_t len)
 {
 	struct flow_key keys[CONVO_PEER_PORTS];
-	char label[GROUP_LABEL_LEN], *sp;
+	char label[GROUP_LABEL_LEN];
 	size_t n, i, at = 0;
 	bool more;
 
 	buf[0] = '\0';
 	n = convo_peer_ports(peer, keys, &more);
 	for (i = 0; i < n && at < len; i++) {
-		port_label(&keys[i], label, sizeof(label));
-		sp = strchr(label, ' '); /* the number and protocol, not the service's name */
-		if (sp)
-			*sp = '\0';
+		port_label(&keys[i], false, label, sizeof(label)); /* no service's name */
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", label);
 	}
 	if (more && at < len)

@@ -233,9 +233,12 @@ static enum outcome load(struct start *s)
 	 * their program cannot load and only the screen wanted them, it does without */
 	s->cap = capture_new(o->max_hosts, (size_t)o->ring_mib << 20, asked || !o->batch,
 			     o->verbose, s->err, sizeof(s->err));
-	if (!s->cap && !asked && !o->batch)
+	if (!s->cap && !asked && !o->batch) {
 		s->cap = capture_new(o->max_hosts, (size_t)o->ring_mib << 20, false, o->verbose,
 				     s->err, sizeof(s->err));
+		if (s->cap)
+			s->err[0] = '\0';
+	}
 	if (!s->cap) /* reading a file, only an unsupported kernel is the user's to fix */
 		return outcome_of_error(o->read && errno != EOPNOTSUPP ? -1 : -errno);
 	return o->read ? attach_file(s) : attach_live(s);

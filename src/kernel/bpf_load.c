@@ -280,8 +280,7 @@ struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t
 	ret = ret
 		  ?: bpf_map__set_max_entries(skel->maps.owner_ports,
 					      opts->ports ? hints / 2 * (unsigned)ncpus : 1);
-	/* a spilled frame's ports are two more keys: room for them beside the addresses */
-	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, opts->ports ? 2 * spill : spill);
+	ret = ret ?: bpf_map__set_max_entries(skel->maps.spill, spill);
 	if (ret) {
 		snprintf(err, errlen, "cannot size the maps: %s", strerror(-ret));
 		goto out_destroy;
@@ -307,9 +306,9 @@ void bpf_unload(struct flowtop_bpf *skel)
 	flowtop_bpf__destroy(skel);
 }
 
-const void *bpf_load_object(size_t *sz)
+const void *bpf_load_object(bool ports, size_t *sz)
 {
-	return flowtop_bpf__elf_bytes(sz);
+	return ports ? flowtop_ports_bpf__elf_bytes(sz) : flowtop_bpf__elf_bytes(sz);
 }
 
 bool bpf_load_joins(const struct flowtop_bpf *skel)

@@ -69,8 +69,9 @@ unsigned bpf_load_join_hints(unsigned ncpus);
 struct flowtop_bpf *bpf_load(const struct bpf_load_opts *opts, char *err, size_t errlen);
 void bpf_unload(struct flowtop_bpf *skel);
 
-/* The BPF object flowtop embeds (an ELF file of sz bytes). */
-const void *bpf_load_object(size_t *sz);
+/* A BPF object flowtop embeds (an ELF file of sz bytes): the one that counts ports, or
+ * the one without them. */
+const void *bpf_load_object(bool ports, size_t *sz);
 /* Whether the loaded program joins a pair's frames into one record: with BPF atomics that
  * fetch (Linux 5.12); without them, every frame is a record of its own. */
 bool bpf_load_joins(const struct flowtop_bpf *skel);

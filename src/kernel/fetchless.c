@@ -19,8 +19,14 @@
 
 #include <linux/bpf.h>
 
-static void *object;
-static size_t object_rewritten;
+/* The copies made, one per object it was asked for (flowtop embeds two: with and
+ * without ports), kept for the process. */
+#define FETCHLESS_OBJECTS 2
+static struct {
+	const void *of; /* the object copied */
+	void *copy;
+	size_t rewritten;
+} made[FETCHLESS_OBJECTS];
 
 /* Rewrites the fetching atomics of one section's n instructions: how many. */
 static size_t rewrite(struct bpf_insn *insn, size_t n)
@@ -44,13 +50,18 @@ static size_t rewrite(struct bpf_insn *insn, size_t n)
 const void *fetchless_object(const void *elf, size_t sz, size_t *rewritten)
 {
 	Elf_Scn *scn = NULL;
-	size_t done = 0;
+	size_t done = 0, i;
 	void *copy;
 	Elf *e;
 
-	if (object) {
-		*rewritten = object_rewritten;
-		return object;
+	for (i = 0; i < FETCHLESS_OBJECTS && made[i].of; i++)
+		if (made[i].of == elf) {
+			*rewritten = made[i].rewritten;
+			return made[i].copy;
+		}
+	if (i == FETCHLESS_OBJECTS) {
+		errno = ENOSPC; /* cannot be: two objects are embedded */
+		return NULL;
 	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		errno = EINVAL;
@@ -78,9 +89,10 @@ const void *fetchless_object(const void *elf, size_t sz, size_t *rewritten)
 				sh.sh_size / sizeof(struct bpf_insn));
 	}
 	elf_end(e);
-	object = copy;
-	object_rewritten = *rewritten = done;
-	return object;
+	made[i].of = elf;
+	made[i].copy = copy;
+	made[i].rewritten = *rewritten = done;
+	return copy;
 
 bad:
 	if (e)

@@ -10,7 +10,8 @@
  * exchange) are stores those kernels' verifiers take where they never run and refuse
  * where they do: each stands in a branch that the program's fetch_atomics (0) or
  * exchange_head (0) keeps from running.
- * Made once and kept for the process; NULL with errno when the object is not one. How
+ * Made once an object (two at most) and kept for the process; NULL with errno when the
+ * object is not one. How
  * many instructions were rewritten in *rewritten. */
 const void *fetchless_object(const void *elf, size_t sz, size_t *rewritten);
 

@@ -342,7 +342,7 @@ const char *groups_label(const struct groups *g, const struct flow_key *key, boo
 			 fmt_is_ipv4(key) ? g->opts.prefix4 : g->opts.prefix6);
 		return buf;
 	case GROUP_PORT:
-		return port_label(key, buf, GROUP_LABEL_LEN);
+		return port_label(key, true, buf, GROUP_LABEL_LEN);
 	case GROUP_AS:
 	case GROUP_COUNTRY:
 		break;

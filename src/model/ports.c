@@ -143,11 +143,13 @@ static bool has_ports(uint8_t proto)
 	}
 }
 
-const char *port_label(const struct flow_key *key, char *buf, size_t len)
+const char *port_label(const struct flow_key *key, bool with_service, char *buf, size_t len)
 {
 	struct port_name n;
 
 	port_name(key, &n);
+	if (!with_service)
+		n.service = NULL;
 	if (!n.proto)
 		snprintf(buf, len, "-");
 	else if (n.port >= 0)

@@ -23,7 +23,8 @@ struct port_name {
 void port_name(const struct flow_key *key, struct port_name *out);
 
 /* "443/tcp https", "53/udp domain", "8/icmp", "-/tcp" (its frames had no port to read),
- * "gre" (a protocol without ports), "-" (unknown): into buf of len bytes, returned. */
-const char *port_label(const struct flow_key *key, char *buf, size_t len);
+ * "gre" (a protocol without ports), "-" (unknown): into buf of len bytes, returned;
+ * without the service's name unless with_service. */
+const char *port_label(const struct flow_key *key, bool with_service, char *buf, size_t len);
 
 #endif

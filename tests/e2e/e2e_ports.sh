@@ -9,7 +9,7 @@
 # the groupings to the ports, a filter on a protocol, Enter on a port lists the hosts
 # that use it from then on, Esc returns.
 . "$(dirname "$0")/lib.sh"
-need_root 18
+need_root 19
 here=$(dirname "$0")
 
 netns_new a && a=$NETNS && netns_new b && b=$NETNS || { fail "cannot create namespaces"; summary; exit; }
@@ -156,6 +156,11 @@ check "screen: Enter on 5201/tcp: the hosts on it, from now on" shows "hosts on 
 traffic "$E2E_TMP/server3.out"
 check "screen: both ends of the new connection listed, nothing else" \
 	eval 'shows "^10\.79\.0\.1 " && shows "^10\.79\.0\.2 " && [ "$(pane | grep -Ec "^10\.79\.0\.")" = 2 ]'
+tm send-keys -t p d
+for _ in $(seq 80); do tm send-keys -t p BSpace; done
+tm send-keys -t p "$E2E_TMP/hosts.json" Enter
+check "screen: d there: the hosts on the port, the port named" \
+	wait_for 5 eval 'jqt ".conversations_of == \"5201/tcp\" and ([.rows[].ip] | sort) == [\"10.79.0.1\", \"10.79.0.2\"]" "$E2E_TMP/hosts.json"'
 tm send-keys -t p Escape
 check "screen: Esc back to the ports" eval 'shows "  by port" && ! pane | grep -q "hosts on"'
 tm send-keys -t p q

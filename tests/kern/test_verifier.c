@@ -17,11 +17,14 @@
 
 static struct bpf_load_verified verified[BPF_LOAD_PROGS];
 static bool loaded, ports;
+static struct flowtop_bpf *skel;
 
 /* Both programs load, and the log said what the verifier processed for each. */
 static void test_programs_load_with_statistics(void)
 {
 	int i;
+
+	struct bpf_maps maps;
 
 	if (!ASSERT_TRUE(loaded))
 		return;
@@ -30,6 +33,9 @@ static void test_programs_load_with_statistics(void)
 		if (!ASSERT_TRUE(verified[i].insns > 0))
 			printf("  %s's log: %s\n", verified[i].prog, verified[i].log);
 	}
+	/* the object asked for, also the second of a process (each its own fetchless copy) */
+	bpf_load_maps(skel, &maps);
+	ASSERT_EQ(maps.ports, ports);
 }
 
 /* Each program within the budget, on this kernel. */
@@ -62,7 +68,6 @@ static void test_log_agrees_with_prog_info(void)
 
 int main(void)
 {
-	struct flowtop_bpf *skel;
 	char err[256];
 	int i;
 
