@@ -55,7 +55,7 @@ check "a host names the interfaces it was seen on" \
 check "the far side: 30 pings to the router and 10 routed, each counted twice" \
 	host 10.81.2.2 '.tx_packets == 50 and .rx_packets == 50'
 check "one row per address: no address twice" \
-	last_is "$out" '[.hosts[].ip] | length == (unique | length)'
+	wait_for 10 last_is "$out" '[.hosts[].ip] | length == (unique | length)'
 
 # the screen on the same two interfaces (tmux): a header line each, the IFACE column,
 # the picker marking several and offering any, a dump naming the interfaces
