@@ -16,6 +16,9 @@
 #                                          bytes alone (churn_send --pairs): 10.100.x.y to
 #                                          10.200.x.y, every fourth IPv6 (fd00:100::i to
 #                                          fd00:200::i)
+#   SCATTER=1 bench/alone.sh ...          SOURCES new sources in a scattered order to 16
+#                                          destinations, every fourth IPv6 (churn_send
+#                                          --scatter): a scan or a spoofed flood
 #   FLOWTOP_BASE=PATH bench/alone.sh ...  another flowtop build (the commit before a
 #                                          change) in the rounds too, and columns for it:
 #                                          each build alone, so neither pays for the
@@ -32,6 +35,7 @@ frames=${1:-3000000} rounds=${2:-3}
 encap=() kind="IPv4 UDP sources"
 [ "${ENCAP:-}" = gre ] && encap=(--gre) kind="GRE (key) IPv4 UDP sources"
 [ "${PAIRS:-}" = 1 ] && encap=(--pairs) kind="UDP pairs i to i, 1 in 4 IPv6"
+[ "${SCATTER:-}" = 1 ] && encap=(--scatter) kind="scattered UDP sources to 16 destinations, 1 in 4 IPv6"
 shift 2 2>/dev/null
 sources=("$@")
 [ ${#sources[@]} -gt 0 ] || sources=(256 65536 1048576)

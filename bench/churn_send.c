@@ -7,9 +7,13 @@
  * ends (10.254.0.1 to 10.254.0.2): the distinct sources are the inner ones. With --pairs
  * frame i is of pair i, whose addresses differ from pair i - 1's in their host bytes
  * alone: 10.100.x.y to 10.200.x.y (x.y: i's low 16 bits), and every fourth pair IPv6,
- * fd00:100::i to fd00:200::i (an 80-byte frame of the same UDP payload).
+ * fd00:100::i to fd00:200::i (an 80-byte frame of the same UDP payload). With --scatter
+ * frame i is from source s = i * 0x9e3779b1 mod 2^24 (the sources a scan or a spoofed
+ * flood sends from: each once a round, in no order a cache or a hash could ride), to one
+ * of 16 destinations by i % 16: 172.16.0.1 to .15 (IPv4 frames, never .4, .8, .12 or
+ * .16), or every fourth frame IPv6, fd00:100::s to fd00:200::4, ::8, ::c or ::10.
  *
- *   churn_send [--gre | --pairs] IFACE FIRST COUNT [ROUNDS [PPS]]
+ *   churn_send [--gre | --pairs | --scatter] IFACE FIRST COUNT [ROUNDS [PPS]]
  *                                                  prints "<frames> <seconds>" */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -102,6 +106,38 @@ static unsigned build_pair(unsigned char *f, uint32_t i)
 	return len;
 }
 
+/* The frame of source i of a scattered flood (--scatter); its length. */
+static unsigned build_scatter(unsigned char *f, uint32_t i)
+{
+	struct ethhdr *eth = (struct ethhdr *)f;
+	unsigned char *p = f + sizeof(*eth);
+	struct ipv6hdr *ip6 = (struct ipv6hdr *)p;
+	uint32_t s = (i * 0x9e3779b1u) & 0xffffff, src = htonl(s), dst = htonl(i % 16 + 1);
+	unsigned len = i % 4 == 3 ? V6_LEN : FRAME_LEN;
+
+	memset(f, 0, len);
+	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
+	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
+	if (len == FRAME_LEN) {
+		eth->h_proto = htons(ETH_P_IP);
+		ipv4((struct iphdr *)p, len - sizeof(*eth), IPPROTO_UDP, 0x0a000000u | s,
+		     0xac100000u | (i % 16 + 1));
+		udp_to(p + sizeof(struct iphdr), f + len);
+		return len;
+	}
+	eth->h_proto = htons(ETH_P_IPV6);
+	ip6->version = 6;
+	ip6->payload_len = htons((uint16_t)(len - sizeof(*eth) - sizeof(*ip6)));
+	ip6->nexthdr = IPPROTO_UDP;
+	ip6->hop_limit = 64;
+	memcpy(ip6->saddr.s6_addr, "\xfd\x00\x01\x00", 4);
+	memcpy(ip6->saddr.s6_addr + 12, &src, 4);
+	memcpy(ip6->daddr.s6_addr, "\xfd\x00\x02\x00", 4);
+	memcpy(ip6->daddr.s6_addr + 12, &dst, 4);
+	udp_to(p + sizeof(*ip6), f + len);
+	return len;
+}
+
 /* The frame from source src, len bytes (FRAME_LEN, or GRE_LEN in GRE). */
 static void build(unsigned char *f, unsigned len, uint32_t src)
 {
@@ -132,7 +168,11 @@ int main(int argc, char **argv)
 			   to6 = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IPV6) };
 	unsigned long first, count, rounds = 1, pps = 0, r, i, sent = 0;
 	unsigned len = FRAME_LEN;
-	int pairs = 0;
+	enum {
+		ONE_DESTINATION,
+		PAIRS,
+		SCATTER
+	} shape = ONE_DESTINATION;
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	double t0;
@@ -142,12 +182,16 @@ int main(int argc, char **argv)
 		len = GRE_LEN;
 		argc--, argv++;
 	} else if (argc > 1 && !strcmp(argv[1], "--pairs")) {
-		pairs = 1;
+		shape = PAIRS;
+		argc--, argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "--scatter")) {
+		shape = SCATTER;
 		argc--, argv++;
 	}
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: churn_send [--gre | --pairs] IFACE FIRST COUNT [ROUNDS [PPS]]\n");
+			"usage: churn_send [--gre | --pairs | --scatter] IFACE FIRST COUNT [ROUNDS "
+			"[PPS]]\n");
 		return 2;
 	}
 	first = strtoul(argv[2], NULL, 10);
@@ -178,12 +222,14 @@ int main(int argc, char **argv)
 			int done;
 
 			for (k = 0; k < n; k++) {
-				if (!pairs) {
+				if (shape == ONE_DESTINATION) {
 					build(frames[k].bytes, len, (uint32_t)(first + i + k));
 					continue;
 				}
 				iov[k].iov_len =
-				    build_pair(frames[k].bytes, (uint32_t)(first + i + k));
+				    shape == PAIRS
+					? build_pair(frames[k].bytes, (uint32_t)(first + i + k))
+					: build_scatter(frames[k].bytes, (uint32_t)(first + i + k));
 				msgs[k].msg_hdr.msg_name = iov[k].iov_len == V6_LEN ? &to6 : &to;
 			}
 			done = sendmmsg(fd, msgs, n, 0);

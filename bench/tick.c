@@ -78,7 +78,8 @@ static long rss_kib(void)
 #define CHURN_RECORDS 1000000
 #define CHURN_DRAIN   20000 /* records a drain: 20 ms of a flood of 1 Mp/s */
 
-/* The flood of new addresses into a full table of `capacity`: CPU ns a record. */
+/* The flood of new addresses into a full table of `capacity`: CPU ns a record (each
+ * sends once: it waits at the table's door and leaves from it). */
 static int churn(size_t capacity)
 {
 	struct hosttab *t = hosttab_new(capacity);
@@ -106,8 +107,8 @@ static int churn(size_t capacity)
 		hosttab_end(t, 1.0);
 		ns[i] = (cpu_now() - t0) * 1e6 / CHURN_RECORDS;
 	}
-	printf("\n| table (-m) | new sources a round | fold and close, ns a record | hosts "
-	       "departed |\n");
+	printf("\n| table (-m) | new sources a round | fold and close, ns a record | departed "
+	       "(hosts and waiters) |\n");
 	printf("|---:|---:|---:|---:|\n");
 	printf("| %zu | %d | %.1f | %llu |\n", capacity, CHURN_RECORDS, median(ns),
 	       (unsigned long long)hosttab_departed(t));

@@ -262,7 +262,10 @@ static void draw_header(const struct screen_state *s)
 		if (stats_fields[i].text)
 			line_add(&l, " %s %llu ", stats_fields[i].text,
 				 (unsigned long long)stats_value(&t->total, &stats_fields[i]));
-	line_add(&l, " evicted %llu  BPF cost %s", (unsigned long long)t->evicted, cost);
+	line_add(&l, " evicted %llu ", (unsigned long long)t->evicted);
+	if (t->waiting)
+		line_add(&l, " waiting %llu ", (unsigned long long)t->waiting);
+	line_add(&l, " BPF cost %s", cost);
 	line_draw(&l, 2);
 }
 

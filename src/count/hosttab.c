@@ -6,7 +6,9 @@
  * removal moving a cluster back and the hash growing read no host (a random cache line
  * each). The hosts' arrays are mapped for the table's bound when it is made and filled
  * in place, their pages taken as they are first written: the table never copies its
- * hosts to grow, which held a drain up for hundreds of MiB while the rings filled. */
+ * hosts to grow, which held a drain up for hundreds of MiB while the rings filled.
+ * An address new to a full table waits at its door, one cache line, until its second
+ * frame: a flood of sources that each send once makes no host and evicts none. */
 #include "hosttab.h"
 
 #include <errno.h>
@@ -20,6 +22,18 @@ struct slot {
 	uint32_t host; /* index into hosts, or EMPTY */
 	uint32_t hash; /* hosttab_hash() of its address: its home is hash & (nslots - 1) */
 };
+
+/* An address new to a full table, at its door: what it counted is in "other" while it
+ * waits; its second frame makes it a host and its counts move with it; another
+ * newcomer at the same door sends it away, its counts left in "other". */
+struct waiter {
+	struct flow_key addr;
+	struct flow_counters c;
+	uint64_t links;
+	uint32_t open; /* the sample (tick + 1) it last counted in; 0: the door is free */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct waiter) == 64, "a waiter is one cache line");
 
 struct hosttab {
 	struct host *hosts; /* dense: [0, count), mapped for max */
@@ -38,9 +52,15 @@ struct hosttab {
 	float interval[HISTORY_SLOTS];
 	double last_interval;
 	unsigned windows[3];	    /* count_window() of 2, 10 and 40 s, as of the last sample */
-	struct flow_counters other; /* what departed hosts had counted */
-	uint64_t departed;
+	struct flow_counters other; /* what departed hosts and waiters had counted */
+	uint64_t departed;	    /* hosts and waiters that left */
+	struct waiter *door;	    /* a power of two of them, a quarter of max or more */
+	size_t ndoor;
+	uint64_t waiting; /* doors taken */
+	bool door_used;	  /* since the last clear */
 };
+
+#define DOOR_MIN 16
 
 #define HUGE_PAGE (2u << 20)
 
@@ -141,7 +161,10 @@ struct hosttab *hosttab_new(size_t capacity)
 	t->hosts = map_array(t->max, sizeof(*t->hosts));
 	t->touched = map_array(t->max, sizeof(*t->touched));
 	t->shown = map_array(t->max, sizeof(*t->shown));
-	if (!t->hosts || !t->touched || !t->shown) {
+	for (t->ndoor = DOOR_MIN; t->ndoor < t->max / 4; t->ndoor *= 2)
+		;
+	t->door = map_array(t->ndoor, sizeof(*t->door));
+	if (!t->hosts || !t->touched || !t->shown || !t->door) {
 		err = errno;
 		hosttab_free(t);
 		errno = err;
@@ -160,6 +183,7 @@ void hosttab_free(struct hosttab *t)
 	unmap_array(t->hosts, t->max, sizeof(*t->hosts));
 	unmap_array(t->touched, t->max, sizeof(*t->touched));
 	unmap_array(t->shown, t->max, sizeof(*t->shown));
+	unmap_array(t->door, t->ndoor, sizeof(*t->door));
 	free(t->slots);
 	free(t);
 }
@@ -179,6 +203,11 @@ void hosttab_clear(struct hosttab *t)
 	memset(t->windows, 0, sizeof(t->windows));
 	if (t->slots)
 		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
+	/* the doors' pages given back: they read as zeros, every door free */
+	if (t->door_used && madvise(t->door, array_len(t->ndoor, sizeof(*t->door)), MADV_DONTNEED))
+		memset(t->door, 0, t->ndoor * sizeof(*t->door));
+	t->door_used = false;
+	t->waiting = 0;
 }
 
 /* The slot of the address whose hosttab_hash() is hash, or the empty one it would take. */
@@ -302,33 +331,41 @@ static uint32_t depart_oldest(struct hosttab *t)
 	return i;
 }
 
-/* The host of key (whose hosttab_hash() is hash), made when new; it is marked touched
- * in the open sample. */
-static struct host *touch(struct hosttab *t, const struct flow_key *key, uint32_t hash)
+/* The host of key (whose hosttab_hash() is hash) if the table holds it, marked touched
+ * in the open sample; else NULL. */
+static struct host *held(struct hosttab *t, const struct flow_key *key, uint32_t hash)
 {
 	uint32_t open = t->tick + 1, i;
 	size_t s;
 	struct host *h;
 
-	if (t->nslots) {
-		s = slot_index(t, key, hash);
-		if (t->slots[s].host != EMPTY) {
-			i = t->slots[s].host;
-			h = &t->hosts[i];
-			if (h->pending_tick != open) {
-				h->pending_tick = open;
-				t->touched[t->ntouched++] = i;
-			}
-			/* back to the newest end once it drifted into the older half: a host
-			 * in every frame never reaches the oldest end, at one move per
-			 * capacity / 2 arrivals */
-			if (t->seq - h->seq >= t->max / 2) {
-				unlink_host(t, i);
-				push_newest(t, i);
-			}
-			return h;
-		}
+	if (!t->nslots)
+		return NULL;
+	s = slot_index(t, key, hash);
+	if (t->slots[s].host == EMPTY)
+		return NULL;
+	i = t->slots[s].host;
+	h = &t->hosts[i];
+	if (h->pending_tick != open) {
+		h->pending_tick = open;
+		t->touched[t->ntouched++] = i;
 	}
+	/* back to the newest end once it drifted into the older half: a host in every
+	 * frame never reaches the oldest end, at one move per capacity / 2 arrivals */
+	if (t->seq - h->seq >= t->max / 2) {
+		unlink_host(t, i);
+		push_newest(t, i);
+	}
+	return h;
+}
+
+/* A host made for key, which the table does not hold, touched in the open sample; in a
+ * full table the host idle the longest leaves for it. NULL when the hash cannot grow. */
+static struct host *make(struct hosttab *t, const struct flow_key *key, uint32_t hash)
+{
+	uint32_t open = t->tick + 1, i;
+	struct host *h;
+
 	if (reserve(t, 1))
 		return NULL;
 	if (t->count < t->max) {
@@ -350,37 +387,100 @@ static struct host *touch(struct hosttab *t, const struct flow_key *key, uint32_
 	return h;
 }
 
+/* The host of key, made when new: past the door (a row put in a table of groups, which
+ * is never a newcomer's to wait for). */
+static struct host *touch(struct hosttab *t, const struct flow_key *key, uint32_t hash)
+{
+	struct host *h = held(t, key, hash);
+
+	return h ? h : make(t, key, hash);
+}
+
+/* key, new to the full table, counts c (seen on links) at its door. True when it waits
+ * there (c is in "other"); false when it is to be a host (its second frame, or c holds
+ * two or more), *was then holding what it counted before (was->open 0: nothing). */
+static bool waits(struct hosttab *t, const struct flow_key *key, uint32_t hash,
+		  const struct flow_counters *c, uint64_t links, struct waiter *was)
+{
+	struct waiter *w = &t->door[hash & (t->ndoor - 1)];
+
+	was->open = 0;
+	if (w->open && flow_key_eq(&w->addr, key)) {
+		*was = *w;
+		w->open = 0;
+		t->waiting--;
+		counters_sub(&t->other, &was->c);
+		return false;
+	}
+	if (c->rx_packets + c->tx_packets > 1)
+		return false;
+	if (!c->rx_packets && !c->tx_packets) { /* no frame to wait with: nobody sent away */
+		counters_add(&t->other, c);
+		return true;
+	}
+	if (w->open) { /* the one waiting here leaves, its counts in "other" */
+		t->departed++;
+		t->waiting--;
+	}
+	w->addr = *key;
+	w->c = *c;
+	w->links = links;
+	w->open = t->tick + 1;
+	t->waiting++;
+	t->door_used = true;
+	counters_add(&t->other, c);
+	return true;
+}
+
+/* Adds c to key's host, seen on `links` (0: not said); made when new, or at its door
+ * when the table is full. 0 or -ENOMEM. */
+static int add_counts(struct hosttab *t, const struct flow_key *key, uint32_t hash,
+		      const struct flow_counters *c, uint64_t links)
+{
+	struct host *h = held(t, key, hash);
+	struct waiter was;
+
+	t->pending_bytes += c->rx_bytes + c->tx_bytes;
+	if (!h) {
+		if (reserve(t, 1)) {
+			t->pending_bytes -= c->rx_bytes + c->tx_bytes;
+			return -ENOMEM;
+		}
+		was.open = 0;
+		if (t->count == t->max && waits(t, key, hash, c, links, &was))
+			return 0;
+		h = make(t, key, hash); /* cannot fail: the hash has room */
+		if (was.open) {		/* what it counted at the door moves with it: from samples
+					 * closed to its total, not to its history */
+			counters_add(was.open == t->tick + 1 ? &h->pending : &h->total, &was.c);
+			links |= was.links;
+		}
+	}
+	if (links) /* only then the host's second cache line */
+		h->links |= links;
+	counters_add(&h->pending, c);
+	return 0;
+}
+
 int hosttab_add_frames_hashed(struct hosttab *t, const struct flow_key *key, uint32_t hash, int tx,
 			      uint32_t frames, uint64_t bytes, uint64_t links)
 {
-	struct host *h = touch(t, key, hash);
+	struct flow_counters c = { 0 };
 
-	if (!h)
-		return -ENOMEM;
-	if (links) /* only then the host's second cache line */
-		h->links |= links;
-	t->pending_bytes += bytes;
 	if (tx) {
-		h->pending.tx_packets += frames;
-		h->pending.tx_bytes += bytes;
+		c.tx_packets = frames;
+		c.tx_bytes = bytes;
 	} else {
-		h->pending.rx_packets += frames;
-		h->pending.rx_bytes += bytes;
+		c.rx_packets = frames;
+		c.rx_bytes = bytes;
 	}
-	return 0;
+	return add_counts(t, key, hash, &c, links);
 }
 
 int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow_counters *c,
 		uint64_t links)
 {
-	struct host *h = touch(t, key, hosttab_hash(key));
-
-	if (!h)
-		return -ENOMEM;
-	h->links |= links;
-	t->pending_bytes += c->rx_bytes + c->tx_bytes;
-	counters_add(&h->pending, c);
-	return 0;
+	return add_counts(t, key, hosttab_hash(key), c, links);
 }
 
 void hosttab_forget_link(struct hosttab *t, unsigned slot)
@@ -394,6 +494,9 @@ void hosttab_forget_link(struct hosttab *t, unsigned slot)
 		if (t->hosts[i].links & bit)
 			t->hosts[i].links =
 			    (t->hosts[i].links & ~bit) | link_bit(FLOWTOP_SLOT_NONE);
+	for (i = 0; t->waiting && i < t->ndoor; i++)
+		if (t->door[i].open && (t->door[i].links & bit))
+			t->door[i].links = (t->door[i].links & ~bit) | link_bit(FLOWTOP_SLOT_NONE);
 }
 
 void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage)
@@ -407,6 +510,8 @@ void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage)
 		__builtin_prefetch(&t->slots[i]);
 	else if (t->slots[i].host != EMPTY)
 		__builtin_prefetch(&t->hosts[t->slots[i].host], 1);
+	else if (t->count == t->max) /* new to a full table: its door */
+		__builtin_prefetch(&t->door[hash & (t->ndoor - 1)], 1);
 }
 
 void hosttab_prefetch_host(const struct hosttab *t, size_t i)
@@ -616,6 +721,7 @@ void hosttab_follow(struct hosttab *t, const struct hosttab *src)
 	t->last_interval = src->last_interval;
 	t->other = src->other;
 	t->departed = src->departed;
+	t->waiting = src->waiting;
 }
 
 size_t hosttab_count(const struct hosttab *t)
@@ -646,6 +752,11 @@ double hosttab_interval(const struct hosttab *t)
 uint64_t hosttab_departed(const struct hosttab *t)
 {
 	return t->departed;
+}
+
+uint64_t hosttab_waiting(const struct hosttab *t)
+{
+	return t->waiting;
 }
 
 const struct flow_counters *hosttab_other(const struct hosttab *t)

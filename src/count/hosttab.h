@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* hosttab.h: the host table: per address, cumulative counts, the last sample's deltas and
  * the last HISTORY_SLOTS samples' bytes (for 2/10/40 s rates and the peak). It holds at
- * most `capacity` hosts: when a new address arrives in a full table the host idle the
- * longest leaves, and its counts are folded into "other", so that hosts + other always
- * add up to everything counted. Fed with increments, one frame or one delta at a time;
- * knows nothing of BPF: unit tests drive it directly. */
+ * most `capacity` hosts. An address new to a full table waits at a door (its counts in
+ * "other") until its second frame, which makes it a host, its counts moving with it: the
+ * host idle the longest leaves, its counts folded into "other". A newcomer at a taken
+ * door sends the one waiting there away, its counts left in "other". So hosts + other
+ * always add up to everything counted, and a flood of sources that send once costs a
+ * cache line each, not a host made and one evicted. Fed with increments, one frame or
+ * one delta at a time; knows nothing of BPF: unit tests drive it directly. */
 #ifndef FLOWTOP_HOSTTAB_H
 #define FLOWTOP_HOSTTAB_H
 
@@ -72,7 +75,8 @@ static inline double hist_decode(uint16_t h)
 struct hosttab;
 
 /* A table of at most capacity hosts (at least 1), its address space taken for all of
- * them now (some 330 bytes a host) and its memory as they arrive. NULL with errno set. */
+ * them now (some 330 bytes a host, and 16 for the doors) and its memory as they arrive.
+ * NULL with errno set. */
 struct hosttab *hosttab_new(size_t capacity);
 void hosttab_free(struct hosttab *t);
 /* Forgets every host and "other" (a new interface). */
@@ -145,8 +149,11 @@ size_t hosttab_active(const struct hosttab *t);
 /* Active host i, 0 <= i < hosttab_active(t): one with traffic in the last sample. */
 const struct host *hosttab_active_host(const struct hosttab *t, size_t i);
 double hosttab_interval(const struct hosttab *t);
-/* Hosts that left a full table, and everything they had counted. */
+/* Hosts that left a full table and waiters sent away, and everything they had counted
+ * with the waiters' still at the door (so "other" goes down when a waiter is let in). */
 uint64_t hosttab_departed(const struct hosttab *t);
+/* Addresses at the door, their counts in "other". */
+uint64_t hosttab_waiting(const struct hosttab *t);
 const struct flow_counters *hosttab_other(const struct hosttab *t);
 /* Host i, 0 <= i < count, in no particular order (indices stay while it stays). */
 const struct host *hosttab_get(const struct hosttab *t, size_t i);

@@ -659,6 +659,7 @@ static void table_totals(struct flow_totals *totals, const struct hosttab *t)
 	totals->other = *hosttab_other(t);
 	totals->live_hosts = hosttab_count(t);
 	totals->evicted = hosttab_departed(t);
+	totals->waiting = hosttab_waiting(t);
 	totals->capacity = hosttab_capacity(t);
 }
 

@@ -46,9 +46,12 @@ struct flow_totals {
 	struct flow_stats slot_total[TOTALS_SLOTS];
 	struct flow_stats slot_delta[TOTALS_SLOTS];
 	unsigned nslots;	    /* slots read: [0, nslots) */
-	struct flow_counters other; /* what the hosts that left the table had counted */
+	struct flow_counters other; /* what the hosts that left the table had counted,
+				     * and the addresses waiting at its door */
 	uint64_t live_hosts;	    /* hosts in the table at the last sample */
-	uint64_t evicted;	    /* hosts that left the full table since attach */
+	uint64_t evicted;	    /* hosts that left the full table since attach, and
+				     * addresses sent away from its door */
+	uint64_t waiting;	    /* addresses at the full table's door (in other) */
 	uint64_t capacity;	    /* hosts the table can hold */
 	uint64_t ports_lost;	    /* port updates lost as `lost` counts addresses' (when
 				     * ports are counted: sampler_set_ports()) */

@@ -436,8 +436,13 @@ static int render(struct metrics *m, int which, const struct hosttab *t,
 		if (stats_fields[k].family)
 			per_link(&r, &stats_fields[k], tot);
 	one(&r, "flowtop_evicted_hosts_total", "counter",
-	    "Hosts that left the full host table (their counts are in ip=\"other\").",
+	    "Hosts that left the full host table, and addresses sent away from its door "
+	    "(their counts are in ip=\"other\").",
 	    tot->evicted);
+	one(&r, "flowtop_waiting_hosts", "gauge",
+	    "Addresses new to the full host table, waiting for a second frame to be hosts "
+	    "(their counts are in ip=\"other\" meanwhile).",
+	    tot->waiting);
 	one(&r, "flowtop_hosts", "gauge", "Hosts in the host table.", tot->live_hosts);
 	one(&r, "flowtop_host_capacity", "gauge", "Hosts the host table holds at most (-m).",
 	    tot->capacity);
@@ -556,8 +561,9 @@ static void feed(struct metrics *m, const struct flow_key *addr, const struct ge
 	if (hosttab_add(m->group_tab, &key, c, 0) == 0) {
 		const struct host *g = hosttab_find(m->group_tab, &key);
 
-		/* the labels' AS or country */
-		host_set_geo(hosttab_own(m->group_tab, g), gi);
+		/* the labels' AS or country; none for a group at the full table's door */
+		if (g)
+			host_set_geo(hosttab_own(m->group_tab, g), gi);
 	}
 }
 

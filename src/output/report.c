@@ -253,18 +253,18 @@ static void write_json(FILE *f, const struct report *r)
 		t->interval);
 	write_json_stats(f, &t->total);
 	fprintf(f,
-		",\"evicted\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"capacity\":%" PRIu64
-		",\"listed\":%zu,\"matching\":%zu},",
-		t->evicted, t->live_hosts, t->capacity, r->nrows,
+		",\"evicted\":%" PRIu64 ",\"waiting\":%" PRIu64 ",\"hosts\":%" PRIu64
+		",\"capacity\":%" PRIu64 ",\"listed\":%zu,\"matching\":%zu},",
+		t->evicted, t->waiting, t->live_hosts, t->capacity, r->nrows,
 		r->nhosts > r->nrows ? r->nhosts : r->nrows);
 	if (port_rows(r)) { /* the port rows' own: those that left their table, and lost */
 		const struct hosttab *ports = groups_table(r->groups);
 
 		fprintf(f, "\"ports_lost\":%" PRIu64 ",\"other\":{\"ports\":%" PRIu64,
-			t->ports_lost, hosttab_departed(ports));
+			t->ports_lost, hosttab_departed(ports) + hosttab_waiting(ports));
 		write_json_counters(f, hosttab_other(ports));
 	} else {
-		fprintf(f, "\"other\":{\"hosts\":%" PRIu64, t->evicted);
+		fprintf(f, "\"other\":{\"hosts\":%" PRIu64, t->evicted + t->waiting);
 		write_json_counters(f, &t->other);
 	}
 	if (r->groups)
@@ -453,8 +453,10 @@ static void write_text(FILE *f, const struct report *r)
 		if (stats_fields[i].text)
 			fprintf(f, "  %s %" PRIu64, stats_fields[i].text,
 				stats_value(&t->total, &stats_fields[i]));
-	fprintf(f, "  evicted %" PRIu64 "  hosts %" PRIu64 "/%" PRIu64 "\n", t->evicted,
-		t->live_hosts, t->capacity);
+	fprintf(f, "  evicted %" PRIu64, t->evicted);
+	if (t->waiting)
+		fprintf(f, "  waiting %" PRIu64, t->waiting);
+	fprintf(f, "  hosts %" PRIu64 "/%" PRIu64 "\n", t->live_hosts, t->capacity);
 	if ((r->links && r->several))
 		write_text_links(f, r);
 	if (r->nhosts > r->nrows)

@@ -159,14 +159,15 @@ check "screen, waiting for events fails: flowtop ends at once, status 1, and say
 		grep -q "waiting for events failed: Cannot allocate memory" "$E2E_TMP/poll.err"'
 rm -f "$E2E_TMP/fault"
 
-# a map of 64 hosts and 10,000 distinct sources: the LRU keeps counting
+# a map of 64 hosts and 10,000 distinct sources that send once, then one that sends 3
 python3 - "$E2E_TMP/many.pcap" <<'PY'
 import struct, sys
 f = open(sys.argv[1], "wb")
 f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
-for i in range(10000):
+for i in range(10003):
+    src = [10, 80, i >> 8, i & 255] if i < 10000 else [10, 82, 0, 1]
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 46, 1, 0, 64, 17, 0,
-                     bytes([10, 80, i >> 8, i & 255]), bytes([10, 81, 0, 1]))
+                     bytes(src), bytes([10, 81, 0, 1]))
     frame = bytes.fromhex("020000000002020000000001") + b"\x08\x00" + ip + bytes(26)
     f.write(struct.pack("<IIII", 1, i, len(frame), len(frame)) + frame)
 PY
@@ -176,14 +177,24 @@ if [ -r "$CORPUS/replay.sh" ]; then
 	bash "$CORPUS/replay.sh" -q --cpu 0 --samples "$E2E_TMP/many.jsonl" "$E2E_TMP/many.pcap" -- \
 		"$FLOWTOP" -i '{IF}' -b --json -d 0.1 -m 64 -o "$E2E_TMP/many.json" 2>/dev/null
 	full_ok() {
-		jq -e '.totals.packets == 10000 and .totals.bytes == 600000 and .totals.lost == 0
-			and .totals.capacity == 64 and .totals.hosts <= 64 and .totals.hosts > 0
-			and .totals.evicted >= 10001 - 64' "$E2E_TMP/many.json" >/dev/null
+		jq -e '.totals.packets == 10003 and .totals.bytes == 600180 and .totals.lost == 0
+			and .totals.capacity == 64 and .totals.hosts == 64
+			and .totals.evicted + .totals.waiting == 10002 - 64
+			and .other.hosts == 10002 - 64' "$E2E_TMP/many.json" >/dev/null
 	}
-	check "-m 64, 10,000 sources: totals exact, evictions reported" full_ok
-	newest() { jq -e '.hosts | map(.ip) | index("10.80.39.15") != null' "$E2E_TMP/many.json" >/dev/null; }
-	check "-m 64: the newest source is counted" newest
-	dst() { jq -e '.hosts[] | select(.ip == "10.81.0.1") | .rx_packets == 10000' "$E2E_TMP/many.json" >/dev/null; }
+	check "-m 64, 10,000 sources: totals exact, the sources past the bound in other" full_ok
+	# the first 63 sources and the destination fill the table; the others send once,
+	# wait at its door and leave from it, evicting no host; the last source's second
+	# frame lets it in (the host idle the longest leaves), its first moving with it
+	door() {
+		jq -e '([.hosts[].ip | select(startswith("10.80.0."))] | length) == 62
+			and (.hosts | map(.ip) | index("10.80.39.15") == null)
+			and .other.tx_packets == 10000 - 62' "$E2E_TMP/many.json" >/dev/null
+	}
+	check "-m 64: sources that send once take no host's place" door
+	newcomer() { jq -e '.hosts[] | select(.ip == "10.82.0.1") | .tx_packets == 3' "$E2E_TMP/many.json" >/dev/null; }
+	check "-m 64: a source that sends again is let in with every frame it sent" newcomer
+	dst() { jq -e '.hosts[] | select(.ip == "10.81.0.1") | .rx_packets == 10003' "$E2E_TMP/many.json" >/dev/null; }
 	check "-m 64: the destination of every frame kept its count" dst
 else
 	fail "the corpus's replay.sh is missing: the full-map checks need it"

@@ -1599,8 +1599,9 @@ static void test_spill_entry_made_anew(void)
 	rig_close(&r);
 }
 
-/* A table of 64 hosts and 1,000 sources: the host idle the longest leaves for each new
- * one, "other" holds what they counted, and hosts + other equal the totals. */
+/* A table of 64 hosts and 1,000 sources that send once: those past the table's bound
+ * wait at its door and leave from it, taking no host's place; "other" holds what they
+ * counted, and hosts + other equal the totals. */
 static void test_full_table_folds_into_other(void)
 {
 	struct hosttab *small = hosttab_new(64), *saved = tab;
@@ -1614,12 +1615,14 @@ static void test_full_table_folds_into_other(void)
 		ASSERT_EQ(totals.total.frames, 1000);
 		ASSERT_EQ(totals.live_hosts, 64);
 		ASSERT_EQ(totals.capacity, 64);
-		ASSERT_EQ(totals.evicted, 1001 - 64);
+		ASSERT_EQ(totals.evicted + totals.waiting, 1001 - 64);
+		ASSERT_TRUE(totals.waiting > 0 && totals.waiting <= 16);
 		for (i = 0; i < hosttab_count(tab); i++)
 			tx += hosttab_get(tab, i)->total.tx_packets;
 		ASSERT_EQ(tx + totals.other.tx_packets, 1000);
-		ASSERT_EQ(host(B4)->total.rx_packets, 1000); /* in every frame: it stays */
-		ASSERT_TRUE(host("10.9.3.250") != NULL);     /* the newest source is there */
+		ASSERT_EQ(host(B4)->total.rx_packets, 1000);   /* in every frame: it stays */
+		ASSERT_EQ(totals.other.tx_packets, 1000 - 63); /* 63 sources and B4 held */
+		ASSERT_TRUE(host("10.9.3.250") == NULL);       /* the newest source waits */
 	}
 	tab = saved;
 	hosttab_free(small);

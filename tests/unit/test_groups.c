@@ -141,7 +141,8 @@ static void test_other_stays_other(void)
 
 	frame(t, "10.0.0.1", "10.0.0.2", 100);
 	hosttab_end(t, 1.0);
-	frame(t, "10.0.0.3", "10.0.0.4", 40); /* both leave */
+	frame(t, "10.0.0.3", "10.0.0.4", 20); /* both leave (a second frame lets a */
+	frame(t, "10.0.0.3", "10.0.0.4", 20); /* newcomer into a full table) */
 	hosttab_end(t, 1.0);
 	ASSERT_OK(groups_build(g, t, &o));
 	expect_group(g, "10.0.0.0/8", 2, 40, 40);

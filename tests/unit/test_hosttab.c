@@ -71,11 +71,13 @@ static void test_delta_between_samples(void)
 	hosttab_free(t);
 }
 
-/* A full table: the host idle the longest leaves for the newcomer, and what it had
- * counted, pending traffic included, is in "other": hosts + other = everything. */
+/* A full table: a newcomer waits at its door, its frame in "other", and its second
+ * frame makes it a host with both (the host idle the longest leaving, what it had
+ * counted, pending traffic included, in "other"): hosts + other = everything. */
 static void test_full_table_folds_into_other(void)
 {
 	struct hosttab *t = hosttab_new(3);
+	const struct host *h;
 	uint64_t rx = 0, tx = 0, rxb = 0;
 	size_t i;
 
@@ -83,25 +85,102 @@ static void test_full_table_folds_into_other(void)
 	hosttab_end(t, 1.0);
 	frame(t, "10.0.0.2", "10.0.0.9", 20); /* .2: full */
 	hosttab_end(t, 1.0);
-	frame(t, "10.0.0.3", "10.0.0.9", 30); /* .3 takes the place of .1, idle the longest */
+	frame(t, "10.0.0.3", "10.0.0.9", 30); /* .3 waits: no host leaves for one frame */
+	ASSERT_TRUE(find(t, "10.0.0.3") == NULL);
+	ASSERT_TRUE(find(t, "10.0.0.1") != NULL);
+	ASSERT_EQ(hosttab_waiting(t), 1);
+	ASSERT_EQ(hosttab_departed(t), 0);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 30);
+	frame(t, "10.0.0.3", "10.0.0.9", 31); /* its second: .1, idle the longest, leaves */
 	ASSERT_TRUE(find(t, "10.0.0.1") == NULL);
-	ASSERT_TRUE(find(t, "10.0.0.3") != NULL);
+	h = find(t, "10.0.0.3");
+	if (ASSERT_TRUE(h)) { /* its first frame moved with it, out of "other" */
+		ASSERT_EQ(h->pending.tx_packets, 2);
+		ASSERT_EQ(h->pending.tx_bytes, 61);
+	}
+	ASSERT_EQ(hosttab_waiting(t), 0);
+	ASSERT_EQ(hosttab_departed(t), 1);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 10);
 	ASSERT_TRUE(find(t, "10.0.0.9") != NULL);
-	frame(t, "10.0.0.4", "10.0.0.9", 40); /* .2 leaves with nothing pending */
-	frame(t, "10.0.0.5", "10.0.0.9", 50); /* .3 leaves with 30 pending */
+	{ /* two frames at once are a second sighting: .2 leaves with nothing pending */
+		struct flow_key k = key("10.0.0.4");
+
+		ASSERT_OK(hosttab_add_frames(t, &k, 1, 2, 40, 0));
+		ASSERT_TRUE(find(t, "10.0.0.4") != NULL);
+		ASSERT_TRUE(find(t, "10.0.0.2") == NULL);
+	}
 	hosttab_end(t, 1.0);
 	ASSERT_EQ(hosttab_count(t), 3);
-	ASSERT_EQ(hosttab_departed(t), 3);
-	ASSERT_EQ(hosttab_other(t)->tx_packets, 3);
-	ASSERT_EQ(hosttab_other(t)->tx_bytes, 60);
+	ASSERT_EQ(hosttab_departed(t), 2);
+	ASSERT_EQ(hosttab_other(t)->tx_packets, 2);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 30);
 	for (i = 0; i < hosttab_count(t); i++) {
 		rx += hosttab_get(t, i)->total.rx_packets;
 		tx += hosttab_get(t, i)->total.tx_packets;
 		rxb += hosttab_get(t, i)->total.rx_bytes;
 	}
-	ASSERT_EQ(tx + hosttab_other(t)->tx_packets, 5);
-	ASSERT_EQ(rx + hosttab_other(t)->rx_packets, 5);
-	ASSERT_EQ(rxb, 150); /* .9, busy all along, stayed */
+	ASSERT_EQ(tx + hosttab_other(t)->tx_packets, 6);
+	ASSERT_EQ(rx + hosttab_other(t)->rx_packets, 4); /* .4's two frames had no receiver */
+	ASSERT_EQ(rxb, 91);				 /* .9, busy all along, stayed */
+	hosttab_free(t);
+}
+
+/* A waiter let in a sample after it came: its first frame is in its total, not in the
+ * sample it is let in (nor in its history); one sent away by another at its door leaves
+ * its counts in "other", and comes back as new. */
+static void test_door_keeps_counts_exact(void)
+{
+	struct hosttab *t = hosttab_new(2);
+	struct flow_key a = key("10.0.0.1"), b = key("10.0.0.2"), w = key("10.1.0.0"), rival;
+	const struct host *h;
+	unsigned n;
+
+	ASSERT_OK(hosttab_add_frame(t, &a, 1, 100, 0));
+	ASSERT_OK(hosttab_add_frame(t, &b, 1, 100, 0));
+	ASSERT_OK(hosttab_add_frame(t, &w, 1, 7, 0)); /* full: waits */
+	hosttab_end(t, 1.0);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 7);
+	ASSERT_OK(hosttab_add_frame(t, &a, 1, 100, 0)); /* b is the idlest now */
+	ASSERT_OK(hosttab_add_frame(t, &w, 1, 5, 0));
+	hosttab_end(t, 1.0);
+	h = hosttab_find(t, &w);
+	if (ASSERT_TRUE(h)) {
+		ASSERT_EQ(h->total.tx_bytes, 12);
+		ASSERT_EQ(h->delta.tx_bytes, 5);
+		ASSERT_DBL(hosttab_rate(t, h, 1, 1), 5.0);
+	}
+	ASSERT_TRUE(hosttab_find(t, &b) == NULL);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 100); /* b's */
+	ASSERT_EQ(hosttab_departed(t), 1);
+
+	/* an address at the same door as b sends it away */
+	for (n = 1; n < 65536; n++) { /* 10.2.x.y: 16 doors for a table of 2 */
+		rival = key("10.2.0.0");
+		rival.addr[14] = (uint8_t)(n >> 8);
+		rival.addr[15] = (uint8_t)n;
+		if (((hosttab_hash(&rival) ^ hosttab_hash(&b)) & 15) == 0)
+			break;
+	}
+	ASSERT_TRUE(n < 65536);
+	ASSERT_OK(hosttab_add_frame(t, &b, 1, 3, 0));
+	ASSERT_OK(hosttab_add_frame(t, &rival, 1, 4, 0));
+	ASSERT_EQ(hosttab_waiting(t), 1);
+	ASSERT_EQ(hosttab_departed(t), 2);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 107);
+	ASSERT_OK(hosttab_add_frame(t, &b, 1, 3, 0)); /* new again: it waits, rival leaves */
+	ASSERT_TRUE(hosttab_find(t, &b) == NULL);
+	ASSERT_EQ(hosttab_departed(t), 3);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 110);
+	hosttab_clear(t); /* a new interface: nobody waits */
+	ASSERT_EQ(hosttab_waiting(t), 0);
+	ASSERT_OK(hosttab_add_frame(t, &a, 1, 1, 0));
+	ASSERT_OK(hosttab_add_frame(t, &w, 1, 1, 0));
+	ASSERT_OK(hosttab_add_frame(t, &b, 1, 1, 0)); /* full: b waits, its door cleared */
+	ASSERT_TRUE(hosttab_find(t, &b) == NULL);
+	ASSERT_OK(hosttab_add_frame(t, &rival, 1, 1, 0));
+	ASSERT_EQ(hosttab_waiting(t), 1);
+	ASSERT_EQ(hosttab_departed(t), 1);
+	ASSERT_EQ(hosttab_other(t)->tx_bytes, 2);
 	hosttab_free(t);
 }
 
@@ -115,10 +194,10 @@ static void test_history_belongs_to_the_address(void)
 	frame(t, "10.0.0.1", "10.0.0.1", 1000);
 	hosttab_end(t, 1.0);
 	ASSERT_DBL(hosttab_rate(t, find(t, "10.0.0.1"), 2, 1), 1000.0); /* 1 s kept so far */
-	{
+	{ /* two frames: let into the full table at once */
 		struct flow_key k = key("10.0.0.2");
 
-		ASSERT_OK(hosttab_add_frame(t, &k, 1, 10, 0));
+		ASSERT_OK(hosttab_add_frames(t, &k, 1, 2, 10, 0));
 	}
 	hosttab_end(t, 1.0);
 	h = find(t, "10.0.0.2");
@@ -237,7 +316,8 @@ static void test_sorted_by_rate_then_total_then_address(void)
 }
 
 /* Churn far past the bound: the table stays at its capacity, every host it holds is
- * found (the hash survives removals), and the sums stay exact. */
+ * found (the hash survives removals), and the sums stay exact; then a flood of sources
+ * that send once: they wait at the door and leave from it, no host leaves for them. */
 static void test_churn_keeps_bound_and_sums(void)
 {
 	struct hosttab *t = hosttab_new(1000);
@@ -245,7 +325,33 @@ static void test_churn_keeps_bound_and_sums(void)
 	size_t i, found = 0;
 	unsigned n;
 
-	for (n = 0; n < 100000; n++) {
+	for (n = 0; n < 100000; n++) { /* two frames each: the second lets it in */
+		struct flow_key k = nth(n);
+
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 1, 0));
+		ASSERT_OK(hosttab_add_frame(t, &k, 1, 1, 0));
+		if (n % 777 == 0)
+			hosttab_end(t, 1.0);
+	}
+	hosttab_end(t, 1.0);
+	ASSERT_EQ(hosttab_count(t), 1000);
+	ASSERT_EQ(hosttab_departed(t), 99000);
+	ASSERT_EQ(hosttab_waiting(t), 0);
+	for (i = 0; i < hosttab_count(t); i++) {
+		const struct host *h = hosttab_get(t, i);
+
+		found += hosttab_find(t, &h->addr) == h;
+		tx += h->total.tx_packets;
+	}
+	ASSERT_EQ(found, 1000);
+	ASSERT_EQ(tx + hosttab_other(t)->tx_packets, 200000);
+	for (n = 99000; n < 100000; n++) { /* the newest are the ones kept */
+		struct flow_key k = nth(n);
+
+		found -= hosttab_find(t, &k) != NULL;
+	}
+	ASSERT_EQ(found, 0);
+	for (n = 100000; n < 200000; n++) { /* once each */
 		struct flow_key k = nth(n);
 
 		ASSERT_OK(hosttab_add_frame(t, &k, 1, 1, 0));
@@ -254,23 +360,19 @@ static void test_churn_keeps_bound_and_sums(void)
 	}
 	hosttab_end(t, 1.0);
 	ASSERT_EQ(hosttab_count(t), 1000);
-	ASSERT_EQ(hosttab_departed(t), 99000);
-	for (i = 0; i < hosttab_count(t); i++) {
-		const struct host *h = hosttab_get(t, i);
+	ASSERT_EQ(hosttab_departed(t) + hosttab_waiting(t), 199000);
+	ASSERT_TRUE(hosttab_waiting(t) > 0 && hosttab_waiting(t) <= 256); /* doors: 1000 / 4 */
+	ASSERT_EQ(tx + hosttab_other(t)->tx_packets, 300000);
+	for (n = 99000; n < 100000; n++) { /* still held, their counts their own */
+		struct flow_key k = nth(n);
+		const struct host *h = hosttab_find(t, &k);
 
-		found += hosttab_find(t, &h->addr) == h;
-		tx += h->total.tx_packets;
+		found += h && h->total.tx_packets == 2;
 	}
 	ASSERT_EQ(found, 1000);
-	ASSERT_EQ(tx + hosttab_other(t)->tx_packets, 100000);
-	for (n = 99000; n < 100000; n++) { /* the newest are the ones kept */
-		struct flow_key k = nth(n);
-
-		found -= hosttab_find(t, &k) != NULL;
-	}
-	ASSERT_EQ(found, 0);
 	hosttab_clear(t);
 	ASSERT_EQ(hosttab_count(t), 0);
+	ASSERT_EQ(hosttab_waiting(t), 0);
 	ASSERT_TRUE(hosttab_find(t, &(struct flow_key){ 0 }) == NULL);
 	hosttab_free(t);
 }
@@ -399,11 +501,11 @@ static void test_growing_hash_finds_every_host(void)
 
 	if (!ASSERT_TRUE(t))
 		return;
-	for (i = 0; i < sent; i++) { /* host i sends i % 7 + 1 frames of 100 bytes */
+	for (i = 0; i < sent; i++) { /* host i sends i % 7 + 2 frames of 100 bytes */
 		struct flow_key k = nth(i);
 
-		frames += i % 7 + 1;
-		ASSERT_OK(hosttab_add_frames(t, &k, 1, i % 7 + 1, 100 * (i % 7 + 1), 0));
+		frames += i % 7 + 2;
+		ASSERT_OK(hosttab_add_frames(t, &k, 1, i % 7 + 2, 100 * (i % 7 + 2), 0));
 		if (i % 5000 == 4999)
 			hosttab_end(t, 1.0); /* samples in between: some hosts leave idle */
 	}
@@ -420,7 +522,7 @@ static void test_growing_hash_finds_every_host(void)
 		}
 		if (!ASSERT_TRUE(h))
 			break;
-		ASSERT_EQ(h->total.tx_packets, i % 7 + 1);
+		ASSERT_EQ(h->total.tx_packets, i % 7 + 2);
 		held += h->total.tx_packets;
 	}
 	ASSERT_EQ(held + hosttab_other(t)->tx_packets, frames);
@@ -432,6 +534,7 @@ int main(void)
 	RUN_TEST(test_first_sample_counts_everything);
 	RUN_TEST(test_delta_between_samples);
 	RUN_TEST(test_full_table_folds_into_other);
+	RUN_TEST(test_door_keeps_counts_exact);
 	RUN_TEST(test_history_belongs_to_the_address);
 	RUN_TEST(test_rate_windows_and_silence);
 	RUN_TEST(test_history_per_sample);

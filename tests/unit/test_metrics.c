@@ -58,6 +58,8 @@ static struct flow_totals totals_of(uint64_t frames)
 
 	t.live_hosts = 3;
 	t.capacity = 8;
+	t.evicted = 4;
+	t.waiting = 2;
 	return t;
 }
 
@@ -82,6 +84,9 @@ static void test_families_and_top(void)
 	ASSERT_EQ(value(txt, "flowtop_frames_total", NULL), 3);
 	ASSERT_EQ(value(txt, "flowtop_bytes_total", NULL), 300);
 	ASSERT_EQ(value(txt, "flowtop_hosts", NULL), 3);
+	ASSERT_EQ(value(txt, "flowtop_evicted_hosts_total", NULL), 4);
+	ASSERT_EQ(value(txt, "flowtop_waiting_hosts", NULL), 2);
+	ASSERT_TRUE(strstr(txt, "# TYPE flowtop_waiting_hosts gauge\n") != NULL);
 	ASSERT_TRUE(
 	    strstr(txt, "flowtop_filter_run_seconds_total{interface=\"eth0\"} 0.000001500\n"));
 	/* the busiest is 10.0.0.1: new in the top, its series starts at 0 */
@@ -530,9 +535,10 @@ static void test_series_per_as(void)
 	ASSERT_EQ(value_of(txt, tx, "as=\"other\""), 1507);
 	ASSERT_EQ(value_of(txt, "flowtop_as_receive_bytes_total", "as=\"private\""), 100);
 	ASSERT_EQ(value_of(txt, "flowtop_as_receive_bytes_total", "as=\"other\""), 1507);
-	/* a new host in the full table of 4: 8.8.4.4 (idle the longest) leaves it; its AS's
-	 * series keeps what it had, and grows with 8.8.8.8 */
-	frame(t, "8.8.8.8", "192.0.2.1", 10);
+	/* a new host in the full table of 4 (its second frame lets it in): 8.8.4.4 (idle the
+	 * longest) leaves it; its AS's series keeps what it had, and grows with 8.8.8.8 */
+	frame(t, "8.8.8.8", "192.0.2.1", 5);
+	frame(t, "8.8.8.8", "192.0.2.1", 5);
 	hosttab_end(t, 1.0);
 	located(t, "192.0.2.1", 0, NULL);
 	tot = totals_of(5);
@@ -671,7 +677,8 @@ static void test_series_per_as_wait_for_the_worker(void)
 	ASSERT_EQ(family_sum(a.txt, tx), 1150);
 	frame(a.t, "8.8.8.8", "10.0.0.1", 1);
 	frame(a.t, "8.8.4.4", "10.0.0.1", 1);
-	frame(a.t, "192.0.2.1", "10.0.0.1", 2);
+	frame(a.t, "192.0.2.1", "10.0.0.1", 1); /* its second frame lets it in */
+	frame(a.t, "192.0.2.1", "10.0.0.1", 1);
 	k = key("1.1.1.1");
 	ASSERT_TRUE(hosttab_find(a.t, &k) == NULL);
 	update(&a);

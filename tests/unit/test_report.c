@@ -56,6 +56,7 @@ static void build_report(void)
 						  .new_entries = 5 },
 				       .live_hosts = 3,
 				       .evicted = 2,
+				       .waiting = 1,
 				       .capacity = 64,
 				       .interval = 0.5 };
 	rep = (struct report){ .iface = "ve\"th\\0",
@@ -102,11 +103,12 @@ static void test_json_parses_with_jq(void)
 	write_file(path, REPORT_JSON);
 	snprintf(cmd, sizeof(cmd),
 		 "jq -r '[.interface, .interval, .totals.packets, .totals.bytes, .totals.non_ip,"
-		 " .totals.truncated, .totals.evicted, (.hosts | length), .hosts[0].ip,"
+		 " .totals.truncated, .totals.evicted, .totals.waiting, .other.hosts,"
+		 " (.hosts | length), .hosts[0].ip,"
 		 " .hosts[0].rx_bytes, .hosts[0].rx_bps, .hosts[2].ip, .hosts[2].tx_pps,"
 		 " .time] | map(tostring) | join(\" \")' %s",
 		 path);
-	ASSERT_STREQ(sh(cmd), "ve\"th\\0 0.5 16 2920 2 1 2 3 2001:db8::2 1500 24000 "
+	ASSERT_STREQ(sh(cmd), "ve\"th\\0 0.5 16 2920 2 1 2 1 3 3 2001:db8::2 1500 24000 "
 			      "10.0.0.1 4 2026-12-03T10:28:58.005Z");
 	snprintf(cmd, sizeof(cmd), "wc -l < %s", path);
 	ASSERT_STREQ(sh(cmd), "1"); /* one object, one line: JSON Lines */
@@ -310,9 +312,11 @@ static void test_text_has_header_and_rows(void)
 	write_file(path, REPORT_TEXT);
 	snprintf(cmd, sizeof(cmd), "sed -n 4p %s | tr -s ' '", path);
 	ASSERT_STREQ(sh(cmd), "2001:db8::2 1 1500 0 0 24.0kb/s 0b/s");
-	snprintf(cmd, sizeof(cmd),
-		 "grep -c 'non-IP 2  truncated 1  lost 0  spilled 0  unmatched 0  evicted 2' %s",
-		 path);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "grep -c 'non-IP 2  truncated 1  lost 0  spilled 0  unmatched 0  evicted 2  waiting "
+	    "1  hosts 3/64' %s",
+	    path);
 	ASSERT_STREQ(sh(cmd), "1");
 }
 

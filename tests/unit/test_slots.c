@@ -116,6 +116,16 @@ static void test_forget_link(void)
 	ASSERT_EQ(link_bit_nth(0), 1);
 	ASSERT_EQ(link_bit_nth(LINK_BITS - 1), FLOWTOP_SLOT_NONE);
 	hosttab_free(t);
+	/* an address at a full table's door forgets the slot too, and brings its links in */
+	t = hosttab_new(1);
+	hosttab_add_frame(t, &a, 1, 100, link_bit(5));
+	hosttab_add_frame(t, &b, 1, 100, link_bit(3));
+	ASSERT_TRUE(hosttab_find(t, &b) == NULL);
+	hosttab_forget_link(t, 3);
+	hosttab_add_frame(t, &b, 1, 100, link_bit(6));
+	if (ASSERT_TRUE(hosttab_find(t, &b) != NULL))
+		ASSERT_EQ(hosttab_find(t, &b)->links, link_bit(FLOWTOP_SLOT_NONE) | link_bit(6));
+	hosttab_free(t);
 }
 
 int main(void)
