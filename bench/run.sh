@@ -56,6 +56,12 @@ run() {
 	echo
 	PAIRS=1 run bench/alone.sh 3000000 3 256
 	echo
+	echo "\`SCATTER=1 bench/alone.sh 3000000 3 65536 1048576\`: the same, new sources in a"
+	echo "scattered order (as a scan or a spoofed flood sends them) to 16 destinations, every"
+	echo "fourth IPv6: each source sends once a round; in a full table they wait at its door."
+	echo
+	SCATTER=1 run bench/alone.sh 3000000 3 65536 1048576
+	echo
 	echo "## \`-i any\` against one bound interface"
 	echo
 	echo "\`bench/any.sh 3 3 100\`: the flood of flood.sh watched with \`-i any\` in a namespace"

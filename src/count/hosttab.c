@@ -366,7 +366,7 @@ static struct host *make(struct hosttab *t, const struct flow_key *key, uint32_t
 	uint32_t open = t->tick + 1, i;
 	struct host *h;
 
-	if (reserve(t, 1))
+	if (t->count < t->max && reserve(t, 1)) /* full: the hash has room for max */
 		return NULL;
 	if (t->count < t->max) {
 		i = (uint32_t)t->count++;
@@ -442,7 +442,7 @@ static int add_counts(struct hosttab *t, const struct flow_key *key, uint32_t ha
 
 	t->pending_bytes += c->rx_bytes + c->tx_bytes;
 	if (!h) {
-		if (reserve(t, 1)) {
+		if (t->count < t->max && reserve(t, 1)) {
 			t->pending_bytes -= c->rx_bytes + c->tx_bytes;
 			return -ENOMEM;
 		}
@@ -506,11 +506,18 @@ void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage)
 	if (!t->nslots)
 		return;
 	i = hash & (t->nslots - 1);
-	if (stage == 0)
+	if (stage == 0) {
 		__builtin_prefetch(&t->slots[i]);
-	else if (t->slots[i].host != EMPTY)
-		__builtin_prefetch(&t->hosts[t->slots[i].host], 1);
-	else if (t->count == t->max) /* new to a full table: its door */
+		return;
+	}
+	/* the host of the first slot of its cluster with its hash (its hash alone: no host
+	 * read), or, past the cluster, the door a full table keeps it at */
+	for (; t->slots[i].host != EMPTY; i = (i + 1) & (t->nslots - 1))
+		if (t->slots[i].hash == hash) {
+			__builtin_prefetch(&t->hosts[t->slots[i].host], 1);
+			return;
+		}
+	if (t->count == t->max)
 		__builtin_prefetch(&t->door[hash & (t->ndoor - 1)], 1);
 }
 
