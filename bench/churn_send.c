@@ -72,47 +72,15 @@ static void udp_to(unsigned char *p, const unsigned char *end)
 	udp->len = htons((uint16_t)(end - p));
 }
 
-/* The frame of pair i (--pairs): IPv4 10.100.x.y to 10.200.x.y, or every fourth IPv6
- * fd00:100::i to fd00:200::i; its length. */
-static unsigned build_pair(unsigned char *f, uint32_t i)
+/* Frame i of a mixed UDP flood: every fourth IPv6, fd00:100::src6 to
+ * fd00:200::dst6 (V6_LEN bytes), the others IPv4, src4 to dst4 (FRAME_LEN); its length. */
+static unsigned build_mixed(unsigned char *f, uint32_t i, uint32_t src4, uint32_t dst4,
+			    uint32_t src6, uint32_t dst6)
 {
 	struct ethhdr *eth = (struct ethhdr *)f;
 	unsigned char *p = f + sizeof(*eth);
 	struct ipv6hdr *ip6 = (struct ipv6hdr *)p;
-	uint32_t host = htonl(i);
-	unsigned len;
-
-	len = i % 4 == 3 ? V6_LEN : FRAME_LEN;
-	memset(f, 0, len);
-	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
-	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
-	if (len == FRAME_LEN) {
-		eth->h_proto = htons(ETH_P_IP);
-		ipv4((struct iphdr *)p, len - sizeof(*eth), IPPROTO_UDP, 0x0a640000u | (i & 0xffff),
-		     0x0ac80000u | (i & 0xffff));
-		udp_to(p + sizeof(struct iphdr), f + len);
-		return len;
-	}
-	eth->h_proto = htons(ETH_P_IPV6);
-	ip6->version = 6;
-	ip6->payload_len = htons((uint16_t)(len - sizeof(*eth) - sizeof(*ip6)));
-	ip6->nexthdr = IPPROTO_UDP;
-	ip6->hop_limit = 64;
-	memcpy(ip6->saddr.s6_addr, "\xfd\x00\x01\x00", 4);
-	memcpy(ip6->saddr.s6_addr + 12, &host, 4);
-	memcpy(ip6->daddr.s6_addr, "\xfd\x00\x02\x00", 4);
-	memcpy(ip6->daddr.s6_addr + 12, &host, 4);
-	udp_to(p + sizeof(*ip6), f + len);
-	return len;
-}
-
-/* The frame of source i of a scattered flood (--scatter); its length. */
-static unsigned build_scatter(unsigned char *f, uint32_t i)
-{
-	struct ethhdr *eth = (struct ethhdr *)f;
-	unsigned char *p = f + sizeof(*eth);
-	struct ipv6hdr *ip6 = (struct ipv6hdr *)p;
-	uint32_t s = (i * 0x9e3779b1u) & 0xffffff, src = htonl(s), dst = htonl(i % 16 + 1);
+	uint32_t src = htonl(src6), dst = htonl(dst6);
 	unsigned len = i % 4 == 3 ? V6_LEN : FRAME_LEN;
 
 	memset(f, 0, len);
@@ -120,8 +88,7 @@ static unsigned build_scatter(unsigned char *f, uint32_t i)
 	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
 	if (len == FRAME_LEN) {
 		eth->h_proto = htons(ETH_P_IP);
-		ipv4((struct iphdr *)p, len - sizeof(*eth), IPPROTO_UDP, 0x0a000000u | s,
-		     0xac100000u | (i % 16 + 1));
+		ipv4((struct iphdr *)p, len - sizeof(*eth), IPPROTO_UDP, src4, dst4);
 		udp_to(p + sizeof(struct iphdr), f + len);
 		return len;
 	}
@@ -136,6 +103,21 @@ static unsigned build_scatter(unsigned char *f, uint32_t i)
 	memcpy(ip6->daddr.s6_addr + 12, &dst, 4);
 	udp_to(p + sizeof(*ip6), f + len);
 	return len;
+}
+
+/* The frame of pair i (--pairs): IPv4 10.100.x.y to 10.200.x.y, or every fourth IPv6
+ * fd00:100::i to fd00:200::i; its length. */
+static unsigned build_pair(unsigned char *f, uint32_t i)
+{
+	return build_mixed(f, i, 0x0a640000u | (i & 0xffff), 0x0ac80000u | (i & 0xffff), i, i);
+}
+
+/* The frame of source i of a scattered flood (--scatter); its length. */
+static unsigned build_scatter(unsigned char *f, uint32_t i)
+{
+	uint32_t s = (i * 0x9e3779b1u) & 0xffffff;
+
+	return build_mixed(f, i, 0x0a000000u | s, 0xac100000u | (i % 16 + 1), s, i % 16 + 1);
 }
 
 /* The frame from source src, len bytes (FRAME_LEN, or GRE_LEN in GRE). */
