@@ -20,7 +20,8 @@ run() {
 {
 	echo "# flowtop benchmark results"
 	echo
-	echo "Written by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'); kernel"
+	echo "Written by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC') at"
+	echo "$(git rev-parse --short HEAD 2>/dev/null || echo "a tree outside git"); kernel"
 	echo "$(uname -r), $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')."
 	echo "Every ratio is against a reference measured in the same run."
 	echo
@@ -92,8 +93,7 @@ run() {
 	echo "no traffic. CPU time per phase, median of 5 ticks; resident memory per host. Then a"
 	echo "flood of new sources into a full table of the default -m 65536 (each sending once:"
 	echo "it waits at the table's door and leaves from it), drained 20,000 records at a time:"
-	echo "CPU time per record. Then"
-	echo "a table of -m 1000000 filling up from empty with as many new sources, 20,000 a"
+	echo "CPU time per record. Then a table of -m 1000000 filling up from empty with as many new sources, 20,000 a"
 	echo "drain, a sample closed every 200,000: the longest drain, the median one and the"
 	echo "longest close, wall time (the pages the table takes are faulted in then). Then a"
 	echo "sample's group build by AS while 65,536 new public sources arrive, their location"

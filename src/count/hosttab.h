@@ -178,7 +178,8 @@ double hosttab_total_rate(const struct hosttab *t, double seconds);
 
 /* Warms the cache for a frame of the key whose hosttab_hash() is hash, which
  * hosttab_add_frames_hashed() will get soon: stage 0 (well ahead) fetches its hash slot,
- * stage 1 (just ahead) the host that slot names. */
+ * stage 1 (just ahead) the host of the first slot in its cluster with its hash, or, past
+ * the cluster in a full table, the door the key will wait at. */
 void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage);
 
 /* Warms the cache for host i (hosttab_get()) a pass over the hosts will read soon: its

@@ -97,7 +97,7 @@ static void write_file(const char *path, enum report_format fmt)
 
 static void test_json_parses_with_jq(void)
 {
-	char path[256], cmd[512];
+	char path[256], cmd[1024];
 
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	write_file(path, REPORT_JSON);
