@@ -93,12 +93,13 @@ run() {
 	echo "no traffic. CPU time per phase, median of 5 ticks; resident memory per host. Then a"
 	echo "flood of new sources into a full table of the default -m 65536 (each sending once:"
 	echo "it waits at the table's door and leaves from it), drained 20,000 records at a time:"
-	echo "CPU time per record. Then a table of -m 1000000 filling up from empty with as many new sources, 20,000 a"
-	echo "drain, a sample closed every 200,000: the longest drain, the median one and the"
-	echo "longest close, wall time (the pages the table takes are faulted in then). Then a"
-	echo "sample's group build by AS while 65,536 new public sources arrive, their location"
-	echo "look-ups made in place (as a capture file's) and aside by the worker (live): wall"
-	echo "time the sample waits, median of 3, and when the worker's last answer is in."
+	echo "CPU time per record. Then a table of -m 1000000 filling up from empty with as many"
+	echo "new sources, 20,000 a drain, a sample closed every 200,000: the longest drain, the"
+	echo "median one and the longest close, wall time (the pages the table takes are faulted"
+	echo "in then). Then a sample's group build by AS while 65,536 new public sources arrive,"
+	echo "their location look-ups made in place (as a capture file's) and aside by the worker"
+	echo "(live): wall time the sample waits, median of 3, and when the worker's last answer"
+	echo "is in."
 	echo
 	run "$out/bench/tick" 1000 10000 100000 1000000
 	echo

@@ -6,11 +6,10 @@
  * interval with no traffic at all. CPU time per phase, median of 5 ticks; the table's
  * memory per host. Then a flood of new addresses into a full table of the default -m:
  * 1,000,000 records of distinct sources, drained 20,000 at a time, each new source
- * waiting at the table's door and leaving from it; CPU time per record, median of 5 rounds. Then a
- * table of -m 1,000,000 filling up from empty with as many new sources, drained 20,000
- * at a time, a sample closed every 200,000 (a second of 200,000 new sources a second):
- * the longest drain's wall time (page faults included), the median's, the longest
- * close's. Then a
+ * waiting at the table's door and leaving from it; CPU time per record, median of 5
+ * rounds. Then a table of -m 1,000,000 filling up from empty with as many new sources, drained
+ * 20,000 at a time, a sample closed every 200,000 (a second of 200,000 new sources a second): the
+ * longest drain's wall time (page faults included), the median's, the longest close's. Then a
  * sample's group build by AS while 65,536 new public sources arrive, their look-ups in
  * the location database made in place and made aside by the worker (src/model/geoq.h): the
  * build's time as the sample waits for it, and when the last answer is in.

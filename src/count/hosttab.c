@@ -56,8 +56,9 @@ struct hosttab {
 	uint64_t departed;	    /* hosts and waiters that left */
 	struct waiter *door;	    /* a power of two of them, a quarter of max or more */
 	size_t ndoor;
-	uint64_t waiting; /* doors taken */
-	bool door_used;	  /* since the last clear */
+	uint64_t waiting; /* doors taken (a door let go is free: its open is 0) */
+	bool door_used;	  /* a door written since the last clear (a table that follows
+			   * another has its waiting, and no door of its own in use) */
 };
 
 #define DOOR_MIN 16
@@ -440,22 +441,22 @@ static int add_counts(struct hosttab *t, const struct flow_key *key, uint32_t ha
 	struct host *h = held(t, key, hash);
 	struct waiter was;
 
-	t->pending_bytes += c->rx_bytes + c->tx_bytes;
+	was.open = 0;
+	if (!h && t->count == t->max && waits(t, key, hash, c, links, &was)) {
+		t->pending_bytes += c->rx_bytes + c->tx_bytes;
+		return 0;
+	}
 	if (!h) {
-		if (t->count < t->max && reserve(t, 1)) {
-			t->pending_bytes -= c->rx_bytes + c->tx_bytes;
+		h = make(t, key, hash); /* fails only while not full: no door was let go */
+		if (!h)
 			return -ENOMEM;
-		}
-		was.open = 0;
-		if (t->count == t->max && waits(t, key, hash, c, links, &was))
-			return 0;
-		h = make(t, key, hash); /* cannot fail: the hash has room */
-		if (was.open) {		/* what it counted at the door moves with it: from samples
-					 * closed to its total, not to its history */
+		if (was.open) { /* what it counted at the door moves with it: from samples
+				 * closed to its total, not to its history */
 			counters_add(was.open == t->tick + 1 ? &h->pending : &h->total, &was.c);
 			links |= was.links;
 		}
 	}
+	t->pending_bytes += c->rx_bytes + c->tx_bytes;
 	if (links) /* only then the host's second cache line */
 		h->links |= links;
 	counters_add(&h->pending, c);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* metrics.h: the samples as Prometheus metrics, in the text exposition format 0.0.4 and
  * in OpenMetrics 1.0. Per interface: frames, bytes, non-IP, truncated, spilled, lost,
- * evicted, waiting, hosts, capacity, the filter's runs and run time (frames to lost: a series per
- * watched interface), and flowtop_interface_address_info{ip=...} 1 for each address of
+ * evicted, waiting, hosts, capacity, the filter's runs and run time (frames to lost: a
+ * series per watched interface), and flowtop_interface_address_info{ip=...} 1 for each address of
  * the watched interfaces, so that rules can tell this host's own addresses from its
  * peers'. Per host, for the `top`
  * busiest hosts of the last sample: bytes and packets received and sent, labelled
