@@ -4,15 +4,17 @@
  * drain does), close the sample, build the view (filter, sort key per host, the rows
  * shown picked and named), draw one screen (curses to /dev/null, 120x40); and the same
  * interval with no traffic at all. CPU time per phase, median of 5 ticks; the table's
- * memory per host. Then a flood of new addresses into a full table of the default -m:
- * 1,000,000 records of distinct sources, drained 20,000 at a time, each new source
- * waiting at the table's door and leaving from it; CPU time per record, median of 5
- * rounds. Then a table of -m 1,000,000 filling up from empty with as many new sources, drained
- * 20,000 at a time, a sample closed every 200,000 (a second of 200,000 new sources a second): the
- * longest drain's wall time (page faults included), the median's, the longest close's. Then a
- * sample's group build by AS while 65,536 new public sources arrive, their look-ups in
- * the location database made in place and made aside by the worker (src/model/geoq.h): the
- * build's time as the sample waits for it, and when the last answer is in.
+ * memory per host. Then 1,000,000 hosts sending in every one of 41 samples, longer than
+ * the history kept: their memory a host and the close. Then a flood of new addresses
+ * into a full table of the default -m: 1,000,000 records of distinct sources, drained
+ * 20,000 at a time, each new source waiting at the table's door and leaving from it; CPU
+ * time per record, median of 5 rounds. Then a table of -m 1,000,000 filling up from
+ * empty with as many new sources, drained 20,000 at a time, a sample closed every
+ * 200,000 (a second of 200,000 new sources a second): the longest drain's wall time
+ * (page faults included), the median's, the longest close's. Then a sample's group
+ * build by AS while 65,536 new public sources arrive, their look-ups in the location
+ * database made in place and made aside by the worker (src/model/geoq.h): the build's
+ * time as the sample waits for it, and when the last answer is in.
  *
  *   tick N...      e.g. tick 1000 10000 100000 1000000 (no root needed) */
 #include <arpa/inet.h>
@@ -111,6 +113,50 @@ static int churn(size_t capacity)
 	printf("|---:|---:|---:|---:|\n");
 	printf("| %zu | %d | %.1f | %llu |\n", capacity, CHURN_RECORDS, median(ns),
 	       (unsigned long long)hosttab_departed(t));
+	hosttab_free(t);
+	free(ring);
+	return 0;
+}
+
+#define LONG_HOSTS 1000000
+
+/* Hosts that send in every sample for longer than the history kept: each holds a block
+ * of older samples beside the three lines of a host. Resident bytes a host, and the
+ * close's CPU time at the last sample. */
+static int long_lived(void)
+{
+	struct hosttab *t = hosttab_new(LONG_HOSTS + LONG_HOSTS / 10 + 1);
+	union flow_ring_slot *ring = calloc(LONG_HOSTS, sizeof(*ring));
+	double close_ms = 0;
+	long rss0;
+	uint32_t j;
+	int s;
+
+	if (!t || !ring) {
+		hosttab_free(t);
+		free(ring);
+		return 1;
+	}
+	for (j = 0; j < LONG_HOSTS; j++) {
+		ring[j].rec.src4 = htonl(0x0a000000 + j);
+		ring[j].rec.dst4 = htonl(0x0afffffe);
+		ring[j].rec.count = FLOWTOP_RECORD_ONE_FRAME | (60 + j % 1400);
+	}
+	rss0 = rss_kib(); /* the table's memory, not the records' */
+	for (s = 0; s <= HISTORY_SLOTS; s++) {
+		double t0;
+
+		sampler_fold(t, ring, UINT64_MAX, 0, LONG_HOSTS, NULL, 0, false, false, NULL, NULL,
+			     NULL);
+		t0 = cpu_now();
+		hosttab_end(t, 1.0);
+		close_ms = cpu_now() - t0;
+	}
+	printf("\n| hosts | samples each sent in | bytes/host | hosts holding older history | "
+	       "close sample ms |\n");
+	printf("|---:|---:|---:|---:|---:|\n");
+	printf("| %d | %d | %.0f | %zu | %.1f |\n", LONG_HOSTS, HISTORY_SLOTS + 1,
+	       (double)(rss_kib() - rss0) * 1024 / LONG_HOSTS, hosttab_history_blocks(t), close_ms);
 	hosttab_free(t);
 	free(ring);
 	return 0;
@@ -325,7 +371,7 @@ int main(int argc, char **argv)
 	}
 	delscreen(scr);
 	fclose(devnull);
-	if (churn(FLOWTOP_DEFAULT_MAX_HOSTS) || grow())
+	if (long_lived() || churn(FLOWTOP_DEFAULT_MAX_HOSTS) || grow())
 		return 1;
 	by_as();
 	return 0;

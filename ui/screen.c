@@ -401,7 +401,7 @@ static void draw_history(const struct screen_state *s, const struct row *row, in
 	double v[HISTORY_SLOTS];
 	char line[HISTORY_SLOTS * 3 + 1];
 
-	host_history(&s->view->clock, &row->host, v, HISTORY_SLOTS);
+	host_history(&s->view->clock, &row->hist, v, HISTORY_SLOTS);
 	spark_format(v, HISTORY_SLOTS, (unsigned)w, utf8, line, sizeof(line));
 	if (!selected)
 		attron(theme_attr(THEME_IN));

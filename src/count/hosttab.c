@@ -8,7 +8,9 @@
  * in place, their pages taken as they are first written: the table never copies its
  * hosts to grow, which held a drain up for hundreds of MiB while the rings filled.
  * An address new to a full table waits at its door, one cache line, until its second
- * frame: a flood of sources that each send once makes no host and evicts none. */
+ * frame: a flood of sources that each send once makes no host and evicts none. A host
+ * keeps its newest samples' bytes; the older ones go to a block from a pool only while
+ * they hold traffic, so a new or idle host's history costs the 32 bytes in it. */
 #include "hosttab.h"
 
 #include <errno.h>
@@ -35,6 +37,15 @@ struct waiter {
 
 _Static_assert(sizeof(struct waiter) == 64, "a waiter is one cache line");
 
+/* A host's older samples: sample n, for n in (tick - HISTORY_SLOTS, tick - HIST_RECENT],
+ * at n % HIST_OLDER, as host.recent has the newer ones. A free block's first 4 bytes hold
+ * the next free one's index + 1. */
+struct hist_block {
+	uint16_t v[HIST_OLDER][2];
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct hist_block) == 128, "a block of older samples is two cache lines");
+
 struct hosttab {
 	struct host *hosts; /* dense: [0, count), mapped for max */
 	size_t count, max;
@@ -56,9 +67,13 @@ struct hosttab {
 	uint64_t departed;	    /* hosts and waiters that left */
 	struct waiter *door;	    /* a power of two of them, a quarter of max or more */
 	size_t ndoor;
-	uint64_t waiting; /* doors taken (a door let go is free: its open is 0) */
-	bool door_used;	  /* a door written since the last clear (a table that follows
-			   * another has its waiting, and no door of its own in use) */
+	uint64_t waiting;	   /* doors taken (a door let go is free: its open is 0) */
+	bool door_used;		   /* a door written since the last clear (a table that follows
+				    * another has its waiting, and no door of its own in use) */
+	struct hist_block *blocks; /* one a host at most: mapped for max */
+	uint32_t nblocks;	   /* blocks ever taken since the last clear */
+	uint32_t free_block;	   /* the first block given back + 1, or 0 */
+	size_t blocks_held;	   /* blocks hosts hold */
 };
 
 #define DOOR_MIN 16
@@ -165,7 +180,8 @@ struct hosttab *hosttab_new(size_t capacity)
 	for (t->ndoor = DOOR_MIN; t->ndoor < t->max / 4; t->ndoor *= 2)
 		;
 	t->door = map_array(t->ndoor, sizeof(*t->door));
-	if (!t->hosts || !t->touched || !t->shown || !t->door) {
+	t->blocks = map_array(t->max, sizeof(*t->blocks));
+	if (!t->hosts || !t->touched || !t->shown || !t->door || !t->blocks) {
 		err = errno;
 		hosttab_free(t);
 		errno = err;
@@ -185,6 +201,7 @@ void hosttab_free(struct hosttab *t)
 	unmap_array(t->touched, t->max, sizeof(*t->touched));
 	unmap_array(t->shown, t->max, sizeof(*t->shown));
 	unmap_array(t->door, t->ndoor, sizeof(*t->door));
+	unmap_array(t->blocks, t->max, sizeof(*t->blocks));
 	free(t->slots);
 	free(t);
 }
@@ -209,6 +226,93 @@ void hosttab_clear(struct hosttab *t)
 		memset(t->door, 0, t->ndoor * sizeof(*t->door));
 	t->door_used = false;
 	t->waiting = 0;
+	t->nblocks = t->free_block = 0;
+	t->blocks_held = 0;
+}
+
+/* A block of zeros for h's older samples. The pool cannot run dry: a host holds one at
+ * most, and gives it back when it leaves. */
+static struct hist_block *take_block(struct hosttab *t, struct host *h)
+{
+	uint32_t i = t->free_block ? t->free_block - 1 : t->nblocks++;
+	struct hist_block *b = &t->blocks[i];
+
+	if (t->free_block)
+		memcpy(&t->free_block, b, sizeof(t->free_block));
+	memset(b, 0, sizeof(*b));
+	h->older_hist = i + 1;
+	t->blocks_held++;
+	return b;
+}
+
+static void give_block(struct hosttab *t, struct host *h)
+{
+	if (!h->older_hist)
+		return;
+	memcpy(&t->blocks[h->older_hist - 1], &t->free_block, sizeof(t->free_block));
+	t->free_block = h->older_hist;
+	h->older_hist = 0;
+	t->blocks_held--;
+}
+
+static struct hist_block *block_of(const struct hosttab *t, const struct host *h)
+{
+	return h->older_hist ? &t->blocks[h->older_hist - 1] : NULL;
+}
+
+/* h's bytes received (tx = 0) or sent in sample n, hist_encode()d: zero after its last
+ * traffic and before the samples kept. */
+static uint16_t sample_at(const struct hosttab *t, const struct host *h, uint32_t n, int tx)
+{
+	const struct hist_block *b;
+
+	if (n > h->tick || h->tick - n >= HISTORY_SLOTS)
+		return 0;
+	if (h->tick - n < HIST_RECENT)
+		return h->recent[n % HIST_RECENT][tx];
+	b = block_of(t, h);
+	return b ? b->v[n % HIST_OLDER][tx] : 0;
+}
+
+/* Sample `now`, later than h->tick, becomes h's newest with bytes rx and tx, the samples
+ * between them zero: the recent samples it pushes out move to its block, which it takes
+ * when one of them holds traffic and gives back when nothing it had is kept. (A host
+ * that never sends again keeps its block until it leaves the table.) */
+static void hist_push(struct hosttab *t, struct host *h, uint32_t now, uint16_t rx, uint16_t tx)
+{
+	const int64_t was = h->tick, w = now;
+	struct hist_block *b = block_of(t, h);
+	int64_t n;
+
+	if (w - was >= HISTORY_SLOTS) {
+		give_block(t, h);
+		memset(h->recent, 0, sizeof(h->recent));
+		b = NULL;
+	}
+	/* the block's samples become (w - HISTORY_SLOTS, w - HIST_RECENT]: those it lacks
+	 * are the recent ones up to `was`, then zeros (none when nothing is kept) */
+	n = was - HIST_RECENT > w - HISTORY_SLOTS ? was - HIST_RECENT : w - HISTORY_SLOTS;
+	if (w - was >= HISTORY_SLOTS)
+		n = w;
+	for (n = n < 0 ? 1 : n + 1; n <= w - HIST_RECENT; n++) {
+		uint16_t r = 0, s = 0;
+
+		if (n <= was) {
+			r = h->recent[n % HIST_RECENT][0];
+			s = h->recent[n % HIST_RECENT][1];
+		}
+		if (!b && !(r | s))
+			continue;
+		if (!b)
+			b = take_block(t, h);
+		b->v[n % HIST_OLDER][0] = r;
+		b->v[n % HIST_OLDER][1] = s;
+	}
+	for (n = was > w - HIST_RECENT ? was + 1 : w - HIST_RECENT + 1; n < w; n++)
+		h->recent[n % HIST_RECENT][0] = h->recent[n % HIST_RECENT][1] = 0;
+	h->recent[w % HIST_RECENT][0] = rx;
+	h->recent[w % HIST_RECENT][1] = tx;
+	h->tick = now;
 }
 
 /* The slot of the address whose hosttab_hash() is hash, or the empty one it would take. */
@@ -327,6 +431,7 @@ static uint32_t depart_oldest(struct hosttab *t)
 	counters_add(&t->other, &h->total);
 	counters_add(&t->other, &h->pending);
 	t->departed++;
+	give_block(t, h);
 	unlink_host(t, i);
 	remove_slot(t, slot_index(t, &h->addr, hosttab_hash(&h->addr)));
 	return i;
@@ -526,7 +631,7 @@ void hosttab_prefetch_host(const struct hosttab *t, size_t i)
 {
 	if (i < t->count) {
 		__builtin_prefetch(&t->hosts[i]);
-		__builtin_prefetch(&t->hosts[i].hist[t->tick % HISTORY_SLOTS]);
+		__builtin_prefetch(&t->hosts[i].recent);
 	}
 }
 
@@ -583,8 +688,7 @@ static double window_rate(const struct hosttab *t, const struct host *h, unsigne
 	for (j = 0; j < k; j++) {
 		n = t->tick - j;
 		secs += t->interval[n % HISTORY_SLOTS];
-		if (n <= last) /* samples after its last traffic hold nothing */
-			bytes += hist_decode(h->hist[n % HISTORY_SLOTS][tx]);
+		bytes += hist_decode(sample_at(t, h, n, tx));
 	}
 	return secs > 0 ? bytes / secs : 0;
 }
@@ -600,7 +704,20 @@ void hosttab_clock(const struct hosttab *t, struct hist_clock *c)
 	memcpy(c->interval, t->interval, sizeof(c->interval));
 }
 
-unsigned host_history(const struct hist_clock *c, const struct host *h, double *rate, unsigned n)
+void hosttab_history(const struct hosttab *t, const struct host *h, struct host_hist *out)
+{
+	uint32_t j, n;
+
+	memset(out, 0, sizeof(*out));
+	for (j = 0; j < HISTORY_SLOTS && j < t->tick; j++) {
+		n = t->tick - j;
+		out->v[n % HISTORY_SLOTS][0] = sample_at(t, h, n, 0);
+		out->v[n % HISTORY_SLOTS][1] = sample_at(t, h, n, 1);
+	}
+}
+
+unsigned host_history(const struct hist_clock *c, const struct host_hist *hist, double *rate,
+		      unsigned n)
 {
 	unsigned kept = c->tick < HISTORY_SLOTS ? c->tick : HISTORY_SLOTS, j;
 	uint32_t s;
@@ -617,9 +734,9 @@ unsigned host_history(const struct hist_clock *c, const struct host *h, double *
 			continue;
 		s = c->tick - j;
 		secs = c->interval[s % HISTORY_SLOTS];
-		if (s <= h->tick && secs > 0) /* samples after its last traffic hold nothing */
-			*out = (hist_decode(h->hist[s % HISTORY_SLOTS][0]) +
-				hist_decode(h->hist[s % HISTORY_SLOTS][1])) /
+		if (secs > 0)
+			*out = (hist_decode(hist->v[s % HISTORY_SLOTS][0]) +
+				hist_decode(hist->v[s % HISTORY_SLOTS][1])) /
 			       secs;
 	}
 	return kept;
@@ -639,7 +756,7 @@ double hosttab_total_rate(const struct hosttab *t, double seconds)
 
 void hosttab_end(struct hosttab *t, double interval)
 {
-	uint32_t now = t->tick + 1, n;
+	uint32_t now = t->tick + 1;
 	unsigned k2;
 	size_t i;
 
@@ -663,16 +780,10 @@ void hosttab_end(struct hosttab *t, double interval)
 			__builtin_prefetch(&ahead->pending, 1);
 			__builtin_prefetch(&ahead->delta, 1);
 			__builtin_prefetch(&ahead->tick, 1);
-			__builtin_prefetch(&ahead->hist[now % HISTORY_SLOTS], 1);
 		}
 
-		/* the samples it had no traffic in, then this one */
-		n = now - h->tick > HISTORY_SLOTS ? now - HISTORY_SLOTS + 1 : h->tick + 1;
-		for (; n < now; n++)
-			h->hist[n % HISTORY_SLOTS][0] = h->hist[n % HISTORY_SLOTS][1] = 0;
-		h->hist[now % HISTORY_SLOTS][0] = hist_encode(h->pending.rx_bytes);
-		h->hist[now % HISTORY_SLOTS][1] = hist_encode(h->pending.tx_bytes);
-		h->tick = now;
+		hist_push(t, h, now, hist_encode(h->pending.rx_bytes),
+			  hist_encode(h->pending.tx_bytes));
 		h->delta = h->pending;
 		counters_add(&h->total, &h->pending);
 		memset(&h->pending, 0, sizeof(h->pending));
@@ -704,9 +815,10 @@ struct host *hosttab_own(struct hosttab *t, const struct host *h)
 	return &t->hosts[h - t->hosts];
 }
 
-long hosttab_put(struct hosttab *t, const struct host *h)
+long hosttab_put(struct hosttab *t, const struct host *h, const struct host_hist *hist)
 {
 	struct host *to = touch(t, &h->addr, hosttab_hash(&h->addr));
+	uint32_t j, n;
 
 	if (!to)
 		return -ENOMEM;
@@ -716,7 +828,22 @@ long hosttab_put(struct hosttab *t, const struct host *h)
 	to->peak = h->peak;
 	to->links = h->links;
 	memcpy(to->cb, h->cb, sizeof(to->cb));
-	memcpy(to->hist, h->hist, sizeof(to->hist));
+	for (j = 0; j < HISTORY_SLOTS && j < t->tick; j++) {
+		const uint16_t *v = hist->v[(t->tick - j) % HISTORY_SLOTS];
+		struct hist_block *b;
+
+		n = t->tick - j;
+		if (n > h->tick || h->tick - n >= HISTORY_SLOTS)
+			continue;
+		if (h->tick - n < HIST_RECENT) {
+			memcpy(to->recent[n % HIST_RECENT], v, sizeof(to->recent[0]));
+		} else if (v[0] | v[1]) {
+			b = block_of(t, to);
+			if (!b)
+				b = take_block(t, to);
+			memcpy(b->v[n % HIST_OLDER], v, sizeof(b->v[0]));
+		}
+	}
 	return (long)(to - t->hosts);
 }
 
@@ -760,6 +887,11 @@ double hosttab_interval(const struct hosttab *t)
 uint64_t hosttab_departed(const struct hosttab *t)
 {
 	return t->departed;
+}
+
+size_t hosttab_history_blocks(const struct hosttab *t)
+{
+	return t->blocks_held;
 }
 
 uint64_t hosttab_waiting(const struct hosttab *t)

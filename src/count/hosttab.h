@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* hosttab.h: the host table: per address, cumulative counts, the last sample's deltas and
- * the last HISTORY_SLOTS samples' bytes (for 2/10/40 s rates and the peak). It holds at
+ * the last HISTORY_SLOTS samples' bytes (for 2/10/40 s rates and the peak): the newest
+ * HIST_RECENT in the host, the older ones in a block of the table's only while the host's
+ * traffic spans more than those (a host new or idle keeps none). It holds at
  * most `capacity` hosts. An address new to a full table waits at a door (its counts in
  * "other") until its second frame, which makes it a host, its counts moving with it: the
  * host idle the longest leaves, its counts folded into "other". A newcomer at a taken
@@ -19,10 +21,12 @@
 #include "flowkey.h"
 
 #define HISTORY_SLOTS 40 /* samples kept: 40 s at the default 1 s delay */
+#define HIST_RECENT   8	 /* of them in the host itself: the 2 s window's and the peak's */
+#define HIST_OLDER    (HISTORY_SLOTS - HIST_RECENT) /* in a block, when it needs one */
 #define HOST_CB_LEN   12 /* bytes a host keeps for the layers above (host.cb) */
 
-/* One host. The first 64 bytes are all that folding a frame in touches (one cache line);
- * the rest is read when a sample closes and by the outputs. */
+/* One host, three cache lines. The first is all that folding a frame in touches; a
+ * sample's close writes the three; the outputs read them and the older history. */
 struct host {
 	struct flow_key addr;	      /* the address */
 	struct flow_counters pending; /* added since the last sample */
@@ -39,16 +43,26 @@ struct host {
 	 * members), as the kernel's sk_buff keeps its cb: zero when the host is made,
 	 * copied by hosttab_put(); the table never reads it */
 	unsigned char cb[HOST_CB_LEN];
-	/* bytes received ([0]) and sent ([1]) in sample n, at n % HISTORY_SLOTS, in
-	 * hist_encode()'s form: a sample's two in one 4-byte pair */
-	uint16_t hist[HISTORY_SLOTS][2];
+	uint32_t older_hist; /* its block of older samples + 1, or 0: none */
+	/* bytes received ([0]) and sent ([1]) in sample n, for n in (tick - HIST_RECENT,
+	 * tick], at n % HIST_RECENT, in hist_encode()'s form: a sample's two in one 4-byte
+	 * pair; those in (tick - HISTORY_SLOTS, tick - HIST_RECENT] are in its block, or
+	 * zero when it has none */
+	uint16_t recent[HIST_RECENT][2];
 } __attribute__((aligned(64)));
 
-_Static_assert(sizeof(struct host) == 320 && offsetof(struct host, hist) == 156,
-	       "a host is the five cache lines the benchmarks measured, its history at 156");
+_Static_assert(sizeof(struct host) == 192 && offsetof(struct host, tick) == 128,
+	       "a host is three cache lines, its counts folded in the first");
+
+/* A host's history as the outputs copy it: bytes received ([0]) and sent ([1]) in
+ * sample n at n % HISTORY_SLOTS, for the HISTORY_SLOTS samples up to the clock's tick
+ * (zero after the host's last traffic and before the first sample). */
+struct host_hist {
+	uint16_t v[HISTORY_SLOTS][2];
+};
 
 /* A sample's byte count in 16 bits: exact below 2048, within 1/2048 above (11 bits of
- * mantissa, 5 of exponent, up to 2^42 bytes): history costs 160 bytes a host. */
+ * mantissa, 5 of exponent, up to 2^42 bytes): 4 bytes a host and sample. */
 static inline uint16_t hist_encode(uint64_t v)
 {
 	unsigned shift = 0;
@@ -75,7 +89,8 @@ static inline double hist_decode(uint16_t h)
 struct hosttab;
 
 /* A table of at most capacity hosts (at least 1), its address space taken for all of
- * them now (some 330 bytes a host, and 16 for the doors) and its memory as they arrive.
+ * them now (some 350 bytes a host with the older history's blocks, and 16 for the doors)
+ * and its memory as they arrive.
  * NULL with errno set. */
 struct hosttab *hosttab_new(size_t capacity);
 void hosttab_free(struct hosttab *t);
@@ -152,6 +167,9 @@ double hosttab_interval(const struct hosttab *t);
 /* Hosts that left a full table and waiters sent away, and everything they had counted
  * with the waiters' still at the door (so "other" goes down when a waiter is let in). */
 uint64_t hosttab_departed(const struct hosttab *t);
+/* Hosts whose traffic spans more than their HIST_RECENT samples: each holds a block of
+ * older samples (HIST_OLDER x 4 bytes). */
+size_t hosttab_history_blocks(const struct hosttab *t);
 /* Addresses at the door, their counts in "other". */
 uint64_t hosttab_waiting(const struct hosttab *t);
 const struct flow_counters *hosttab_other(const struct hosttab *t);
@@ -165,11 +183,11 @@ struct host *hosttab_own(struct hosttab *t, const struct host *h);
 
 /* A table of rows made from another's hosts (groups of them, src/model/groups.h), so that
  * everything that shows hosts shows them: hosttab_put() adds h as it is (counters,
- * history up to h->tick, peak, links, cb) under h->addr, which t must not hold yet,
- * and returns its index or -ENOMEM; hosttab_follow() gives t src's sample clock, totals
+ * history `hist` up to h->tick, peak, links, cb) under h->addr, which t must not hold
+ * yet, and returns its index or -ENOMEM; hosttab_follow() gives t src's sample clock, totals
  * history and "other", so that rates, shares and "other" read as src's do. Follow first,
  * then put: a row put before its table's clock moves would read as idle. */
-long hosttab_put(struct hosttab *t, const struct host *h);
+long hosttab_put(struct hosttab *t, const struct host *h, const struct host_hist *hist);
 void hosttab_follow(struct hosttab *t, const struct hosttab *src);
 
 /* Bytes per second counted on hosts (each frame twice: at its source and destination)
@@ -183,7 +201,7 @@ double hosttab_total_rate(const struct hosttab *t, double seconds);
 void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage);
 
 /* Warms the cache for host i (hosttab_get()) a pass over the hosts will read soon: its
- * first line and its newest history. */
+ * first line and its recent history. */
 void hosttab_prefetch_host(const struct hosttab *t, size_t i);
 
 /* Bytes per second of h over the last `seconds` (the fewest recent samples covering
@@ -200,10 +218,15 @@ struct hist_clock {
 
 void hosttab_clock(const struct hosttab *t, struct hist_clock *c);
 
-/* h's bytes per second both ways in each of the last n samples (n <= HISTORY_SLOTS),
- * oldest first, into rate[0..n-1]; samples before the first one closed read 0. Returns
- * how many of the n are real samples (at the end of rate). */
-unsigned host_history(const struct hist_clock *c, const struct host *h, double *rate, unsigned n);
+/* h's history as of t's clock (hosttab_clock()), copied out: a row of a paused screen
+ * keeps it. */
+void hosttab_history(const struct hosttab *t, const struct host *h, struct host_hist *out);
+
+/* A history's bytes per second both ways in each of the last n samples of clock c
+ * (n <= HISTORY_SLOTS), oldest first, into rate[0..n-1]; samples before the first one
+ * closed read 0. Returns how many of the n are real samples (at the end of rate). */
+unsigned host_history(const struct hist_clock *c, const struct host_hist *hist, double *rate,
+		      unsigned n);
 
 /* Busiest first: bytes both ways over the last sample, then cumulative bytes, then
  * address, so the order is total and stable from one sample to the next. */

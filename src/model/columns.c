@@ -172,6 +172,7 @@ int column_by_name(const char *name)
 void row_fill(struct row *r, const struct hosttab *t, const struct host *h, double share_of)
 {
 	r->host = *h;
+	hosttab_history(t, h, &r->hist);
 	r->name = NULL;
 	r->label[0] = r->as[0] = r->cc[0] = r->ports[0] = '\0';
 	r->rx2 = hosttab_rate(t, h, 2, 0);

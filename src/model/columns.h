@@ -15,6 +15,7 @@
  * rates. */
 struct row {
 	struct host host;	     /* a copy: the table may change while the screen is paused */
+	struct host_hist hist;	     /* and its history */
 	const char *name;	     /* its reverse DNS name (the cache owns it), or NULL */
 	char label[GROUP_LABEL_LEN]; /* a group's: "AS15169 GOOGLE" ("": a host) */
 	char as[GROUP_LABEL_LEN];    /* a host's AS, "AS15169 GOOGLE", or its kind of range */

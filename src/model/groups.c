@@ -211,6 +211,7 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 	struct hosttab *tab = g->tab[g->cur];
 	const struct host *before;
 	double rx[HISTORY_SLOTS] = { 0 }, tx[HISTORY_SLOTS] = { 0 };
+	struct host_hist hh;
 	struct host row;
 	struct geo_info gi;
 	size_t i;
@@ -230,25 +231,22 @@ static int put_group(struct groups *g, const struct hosttab *t, const struct his
 		if (g->by == GROUP_AS || g->by == GROUP_COUNTRY)
 			gi.class = located(h);
 		host_set_geo(&row, &gi);
-		for (j = 0; j < HISTORY_SLOTS && j < clk->tick; j++) {
-			uint32_t s = clk->tick - j;
-
-			if (s > h->tick) /* samples after its last traffic hold nothing */
-				continue;
-			rx[s % HISTORY_SLOTS] += hist_decode(h->hist[s % HISTORY_SLOTS][0]);
-			tx[s % HISTORY_SLOTS] += hist_decode(h->hist[s % HISTORY_SLOTS][1]);
+		hosttab_history(t, h, &hh);
+		for (j = 0; j < HISTORY_SLOTS; j++) {
+			rx[j] += hist_decode(hh.v[j][0]);
+			tx[j] += hist_decode(hh.v[j][1]);
 		}
 	}
 	for (j = 0; j < HISTORY_SLOTS; j++) {
-		row.hist[j][0] = hist_encode((uint64_t)(rx[j] + 0.5));
-		row.hist[j][1] = hist_encode((uint64_t)(tx[j] + 0.5));
+		hh.v[j][0] = hist_encode((uint64_t)(rx[j] + 0.5));
+		hh.v[j][1] = hist_encode((uint64_t)(tx[j] + 0.5));
 	}
 	row.tick = clk->tick;
 	row.peak = (float)peak_of(clk, rx, tx, two_seconds(clk));
 	before = g->prev_by == g->by ? hosttab_find(g->tab[!g->cur], &row.addr) : NULL;
 	if (before && before->peak > row.peak)
 		row.peak = before->peak;
-	idx = hosttab_put(tab, &row);
+	idx = hosttab_put(tab, &row, &hh);
 	return idx < 0 ? (int)idx : 0;
 }
 

@@ -90,6 +90,7 @@ static void test_rates_history_and_peak_are_sums(void)
 	const struct host *grp;
 	double rates[HISTORY_SLOTS];
 	struct hist_clock clk;
+	struct host_hist hh;
 	int s;
 
 	for (s = 0; s < 12; s++) {
@@ -119,7 +120,8 @@ static void test_rates_history_and_peak_are_sums(void)
 		}
 	}
 	hosttab_clock(groups_table(g), &clk);
-	ASSERT_EQ(host_history(&clk, grp, rates, HISTORY_SLOTS), 12);
+	hosttab_history(groups_table(g), grp, &hh);
+	ASSERT_EQ(host_history(&clk, &hh, rates, HISTORY_SLOTS), 12);
 	ASSERT_DBL(rates[HISTORY_SLOTS - 1], 12000.0);
 	ASSERT_DBL(rates[HISTORY_SLOTS - 2], 11000.0);
 	/* the peak: the 2 s of s = 3 and 4 hold 4,000 + 123,457 + 10,005,000 bytes, which the

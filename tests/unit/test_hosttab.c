@@ -256,6 +256,7 @@ static void test_history_per_sample(void)
 {
 	struct hosttab *t = hosttab_new(8);
 	struct hist_clock c;
+	struct host_hist hh;
 	const struct host *h;
 	double r[HISTORY_SLOTS];
 	int i;
@@ -267,7 +268,8 @@ static void test_history_per_sample(void)
 	hosttab_end(t, 0.5);
 	h = find(t, "10.0.0.1");
 	hosttab_clock(t, &c);
-	ASSERT_EQ(host_history(&c, h, r, 4), 2);
+	hosttab_history(t, h, &hh);
+	ASSERT_EQ(host_history(&c, &hh, r, 4), 2);
 	ASSERT_DBL(r[0], 0.0);
 	ASSERT_DBL(r[1], 0.0);
 	ASSERT_DBL(r[2], 100.0);
@@ -275,15 +277,144 @@ static void test_history_per_sample(void)
 	for (i = 0; i < 3; i++)
 		hosttab_end(t, 1.0);
 	hosttab_clock(t, &c);
-	ASSERT_EQ(host_history(&c, h, r, 4), 4);
+	hosttab_history(t, h, &hh);
+	ASSERT_EQ(host_history(&c, &hh, r, 4), 4);
 	ASSERT_DBL(r[0], 800.0);
 	ASSERT_DBL(r[1] + r[2] + r[3], 0.0); /* stopped: the newest samples are empty */
 	for (i = 0; i < HISTORY_SLOTS; i++)
 		hosttab_end(t, 1.0);
 	hosttab_clock(t, &c);
-	ASSERT_EQ(host_history(&c, h, r, HISTORY_SLOTS), HISTORY_SLOTS);
+	hosttab_history(t, h, &hh);
+	ASSERT_EQ(host_history(&c, &hh, r, HISTORY_SLOTS), HISTORY_SLOTS);
 	for (i = 0; i < HISTORY_SLOTS; i++)
 		ASSERT_DBL(r[i], 0.0); /* 40 samples on: all gone, none read stale */
+	hosttab_free(t);
+}
+
+/* The newest HIST_RECENT samples live in the host, the older ones in a block taken only
+ * while they hold traffic: hosts sending in every sample, every 7th, twice then never, in
+ * bursts, and late in pairs, over 130 samples of varying length, read back sample by
+ * sample and as 2/10/40 s rates exactly as a plain record of every sample has them; the
+ * blocks held are those of hosts whose traffic spans more than the recent samples. */
+#define TIERS_HOSTS   6
+#define TIERS_SAMPLES 130
+
+static bool tiers_sends(unsigned host, unsigned s)
+{
+	switch (host) {
+	case 0:
+		return true; /* every sample */
+	case 1:
+		return s % 7 == 0; /* each the one before out of the recent ones */
+	case 2:
+		return s == 3 || s == 5; /* twice, then never */
+	case 3:
+		return s % 50 < 12; /* bursts longer than the recent ones, 38 quiet */
+	case 4:
+		return s % 41 == 0; /* once past everything kept */
+	default:
+		return s >= 100 && s % 5 < 2; /* late, two in every five */
+	}
+}
+
+static void test_history_in_two_tiers(void)
+{
+	static uint64_t sent[TIERS_HOSTS][TIERS_SAMPLES + 1];
+	struct hosttab *t = hosttab_new(16);
+	double secs[TIERS_SAMPLES + 1];
+	unsigned s, i, j;
+
+	for (s = 1; s <= TIERS_SAMPLES; s++) {
+		for (i = 0; i < TIERS_HOSTS; i++) {
+			struct flow_key k = nth(i + 1);
+
+			sent[i][s] = tiers_sends(i, s) ? 100 + 7 * s + i : 0;
+			if (sent[i][s])
+				ASSERT_OK(hosttab_add_frame(t, &k, 1, sent[i][s], 0));
+		}
+		secs[s] = s % 3 ? 1.0 : 0.5;
+		hosttab_end(t, secs[s]);
+		for (i = 0; i < TIERS_HOSTS; i++) {
+			struct flow_key k = nth(i + 1);
+			const struct host *h = hosttab_find(t, &k);
+			struct host_hist hh;
+			unsigned w;
+
+			if (!h)
+				continue;
+			hosttab_history(t, h, &hh);
+			for (j = 0; j < HISTORY_SLOTS && j < s; j++) {
+				unsigned n = s - j;
+				uint64_t want = sent[i][n];
+
+				if (hh.v[n % HISTORY_SLOTS][1] != want ||
+				    hh.v[n % HISTORY_SLOTS][0])
+					FAILF("host %u, sample %u read at %u: %u, sent %llu", i, n,
+					      s, hh.v[n % HISTORY_SLOTS][1],
+					      (unsigned long long)want);
+			}
+			for (w = 0; w < 3; w++) {
+				const unsigned window[] = { 2, 10, 40 };
+				double bytes = 0, covered = 0;
+
+				for (j = 0;
+				     j < s && j < HISTORY_SLOTS && covered < window[w] - 1e-6;
+				     j++) {
+					bytes += (double)sent[i][s - j];
+					covered += secs[s - j];
+				}
+				ASSERT_DBL(hosttab_rate(t, h, window[w], 1), bytes / covered);
+			}
+		}
+		{ /* a block for each host whose kept traffic reaches past its recent samples */
+			size_t want = 0;
+
+			for (i = 0; i < TIERS_HOSTS; i++) {
+				unsigned newest = 0, oldest = 0;
+
+				for (j = 0; j < HISTORY_SLOTS && j < s; j++)
+					if (sent[i][s - j]) {
+						if (!newest)
+							newest = s - j;
+						oldest = s - j;
+					}
+				want += newest && newest - oldest >= HIST_RECENT;
+			}
+			if (hosttab_history_blocks(t) < want)
+				FAILF("sample %u: %zu blocks held, %zu hosts need one", s,
+				      hosttab_history_blocks(t), want);
+		}
+	}
+	/* at the end: every sample's, every 7th's, the bursts' and the late one's; not the
+	 * host that sent twice, nor the one once a while, whose traffic fits the recent */
+	ASSERT_EQ(hosttab_history_blocks(t), 4);
+	hosttab_clear(t);
+	ASSERT_EQ(hosttab_history_blocks(t), 0);
+	hosttab_free(t);
+}
+
+/* A host evicted gives its block back, and the one made in its place starts with no
+ * past: a pool of one host's blocks serves a churning table of one. */
+static void test_history_block_leaves_with_its_host(void)
+{
+	struct hosttab *t = hosttab_new(1);
+	struct flow_key a = key("10.0.0.1"), b = key("10.0.0.2");
+	struct host_hist hh;
+	unsigned s, j;
+
+	for (s = 0; s < 12; s++) {
+		ASSERT_OK(hosttab_add_frame(t, &a, 1, 1000, 0));
+		hosttab_end(t, 1.0);
+	}
+	ASSERT_EQ(hosttab_history_blocks(t), 1);
+	ASSERT_OK(hosttab_add_frames(t, &b, 1, 2, 50, 0)); /* let in at once: a leaves */
+	hosttab_end(t, 1.0);
+	ASSERT_EQ(hosttab_history_blocks(t), 0);
+	hosttab_history(t, hosttab_find(t, &b), &hh);
+	for (j = 0; j < HISTORY_SLOTS; j++)
+		if (hh.v[j][0] || hh.v[j][1] != (j == 13 % HISTORY_SLOTS ? 50 : 0))
+			FAILF("slot %u: %u %u after the host before it left", j, hh.v[j][0],
+			      hh.v[j][1]);
 	hosttab_free(t);
 }
 
@@ -538,6 +669,8 @@ int main(void)
 	RUN_TEST(test_history_belongs_to_the_address);
 	RUN_TEST(test_rate_windows_and_silence);
 	RUN_TEST(test_history_per_sample);
+	RUN_TEST(test_history_in_two_tiers);
+	RUN_TEST(test_history_block_leaves_with_its_host);
 	RUN_TEST(test_sorted_by_rate_then_total_then_address);
 	RUN_TEST(test_churn_keeps_bound_and_sums);
 	RUN_TEST(test_topk_matches_a_full_sort);
