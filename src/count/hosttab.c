@@ -46,6 +46,13 @@ struct hist_block {
 
 _Static_assert(sizeof(struct hist_block) == 128, "a block of older samples is two cache lines");
 
+/* A rate's window: the fewest recent samples covering its seconds, and how long they
+ * lasted. */
+struct window {
+	unsigned samples;
+	double secs;
+};
+
 struct hosttab {
 	struct host *hosts; /* dense: [0, count), mapped for max */
 	size_t count, max;
@@ -62,7 +69,7 @@ struct hosttab {
 	uint32_t seq;			  /* moves to the newest end */
 	float interval[HISTORY_SLOTS];
 	double last_interval;
-	unsigned windows[3];	    /* count_window() of 2, 10 and 40 s, as of the last sample */
+	struct window windows[3];   /* window_of() 2, 10 and 40 s, as of the last sample */
 	struct flow_counters other; /* what departed hosts and waiters had counted */
 	uint64_t departed;	    /* hosts and waiters that left */
 	struct waiter *door;	    /* a power of two of them, a quarter of max or more */
@@ -635,22 +642,22 @@ void hosttab_prefetch_host(const struct hosttab *t, size_t i)
 	}
 }
 
-/* Samples of the last `seconds`: the fewest recent ones covering it. */
-static unsigned count_window(const struct hosttab *t, double seconds)
+/* The window of the last `seconds`: the fewest recent samples covering it. */
+static struct window count_window(const struct hosttab *t, double seconds)
 {
-	unsigned k, kept = t->tick < HISTORY_SLOTS ? t->tick : HISTORY_SLOTS;
-	double covered = 0;
+	unsigned kept = t->tick < HISTORY_SLOTS ? t->tick : HISTORY_SLOTS;
+	struct window w = { 0, 0 };
 
-	for (k = 0; k < kept && covered < seconds - 1e-6; k++)
-		covered += t->interval[(t->tick - k) % HISTORY_SLOTS];
-	return k;
+	for (; w.samples < kept && w.secs < seconds - 1e-6; w.samples++)
+		w.secs += t->interval[(t->tick - w.samples) % HISTORY_SLOTS];
+	return w;
 }
 
 static const double window_seconds[3] = { 2, 10, 40 };
 
 /* count_window(), counted once a sample for the windows the columns show (a view asks
  * once per host). */
-static unsigned window_len(const struct hosttab *t, double seconds)
+static struct window window_of(const struct hosttab *t, double seconds)
 {
 	size_t i;
 
@@ -677,25 +684,31 @@ static uint32_t last_traffic(const struct hosttab *t, const struct host *h)
 	return h->pending_tick <= t->tick ? h->pending_tick : h->tick;
 }
 
-static double window_rate(const struct hosttab *t, const struct host *h, unsigned k, int tx)
+/* h's bytes a second over window w, received (tx = 0), sent (1) or both (-1: the sum
+ * of the two rates, as the rows add them). */
+static double window_rate(const struct hosttab *t, const struct host *h, struct window w, int tx)
 {
-	uint32_t n, last = last_traffic(t, h);
-	double bytes = 0, secs = 0;
-	unsigned j;
+	double bytes[2] = { 0, 0 };
+	uint32_t n;
 
-	if (t->tick - last >= k) /* no traffic in the window: its history is not read */
-		return 0;
-	for (j = 0; j < k; j++) {
-		n = t->tick - j;
-		secs += t->interval[n % HISTORY_SLOTS];
-		bytes += hist_decode(sample_at(t, h, n, tx));
+	if (t->tick - last_traffic(t, h) >= w.samples || w.secs <= 0)
+		return 0; /* no traffic in the window: its history is not read */
+	/* samples after its last traffic hold nothing */
+	for (n = t->tick - w.samples + 1; n <= h->tick; n++) {
+		if (h->tick - n < HIST_RECENT) { /* in the host's line, as a 2 s window is */
+			bytes[0] += hist_decode(h->recent[n % HIST_RECENT][0]);
+			bytes[1] += hist_decode(h->recent[n % HIST_RECENT][1]);
+		} else {
+			bytes[0] += hist_decode(sample_at(t, h, n, 0));
+			bytes[1] += hist_decode(sample_at(t, h, n, 1));
+		}
 	}
-	return secs > 0 ? bytes / secs : 0;
+	return tx < 0 ? bytes[0] / w.secs + bytes[1] / w.secs : bytes[tx] / w.secs;
 }
 
 double hosttab_rate(const struct hosttab *t, const struct host *h, double seconds, int tx)
 {
-	return window_rate(t, h, window_len(t, seconds), tx);
+	return window_rate(t, h, window_of(t, seconds), tx);
 }
 
 void hosttab_clock(const struct hosttab *t, struct hist_clock *c)
@@ -744,20 +757,19 @@ unsigned host_history(const struct hist_clock *c, const struct host_hist *hist, 
 
 double hosttab_total_rate(const struct hosttab *t, double seconds)
 {
-	unsigned k = window_len(t, seconds), j;
-	double bytes = 0, secs = 0;
+	struct window w = window_of(t, seconds);
+	double bytes = 0;
+	unsigned j;
 
-	for (j = 0; j < k; j++) {
+	for (j = 0; j < w.samples; j++)
 		bytes += t->bytes_hist[(t->tick - j) % HISTORY_SLOTS];
-		secs += t->interval[(t->tick - j) % HISTORY_SLOTS];
-	}
-	return secs > 0 ? bytes / secs : 0;
+	return w.secs > 0 ? bytes / w.secs : 0;
 }
 
 void hosttab_end(struct hosttab *t, double interval)
 {
 	uint32_t now = t->tick + 1;
-	unsigned k2;
+	struct window two;
 	size_t i;
 
 	/* last sample's deltas that this one does not renew go back to zero */
@@ -770,7 +782,7 @@ void hosttab_end(struct hosttab *t, double interval)
 	t->bytes_hist[now % HISTORY_SLOTS] = (double)t->pending_bytes;
 	t->pending_bytes = 0;
 	t->last_interval = interval;
-	k2 = window_len(t, 2.0);
+	two = window_of(t, 2.0);
 	for (i = 0; i < t->ntouched; i++) {
 		struct host *h = &t->hosts[t->touched[i]];
 
@@ -788,7 +800,7 @@ void hosttab_end(struct hosttab *t, double interval)
 		counters_add(&h->total, &h->pending);
 		memset(&h->pending, 0, sizeof(h->pending));
 		{
-			double r = window_rate(t, h, k2, 0) + window_rate(t, h, k2, 1);
+			double r = window_rate(t, h, two, -1);
 
 			if (r > h->peak)
 				h->peak = (float)r;

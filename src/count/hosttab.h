@@ -205,7 +205,7 @@ void hosttab_prefetch(const struct hosttab *t, uint32_t hash, int stage);
 void hosttab_prefetch_host(const struct hosttab *t, size_t i);
 
 /* Bytes per second of h over the last `seconds` (the fewest recent samples covering
- * that long, or all kept), received (tx = 0) or sent. */
+ * that long, or all kept), received (tx = 0), sent (1) or both ways (-1). */
 double hosttab_rate(const struct hosttab *t, const struct host *h, double seconds, int tx);
 
 /* The sample clock the history of every host is read against: the last sample closed and
