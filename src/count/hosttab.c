@@ -10,7 +10,8 @@
  * An address new to a full table waits at its door, one cache line, until its second
  * frame: a flood of sources that each send once makes no host and evicts none. A host
  * keeps its newest samples' bytes; the older ones go to a block from a pool only while
- * they hold traffic, so a new or idle host's history costs the 32 bytes in it. */
+ * they hold traffic, so the history of a host new, or whose traffic the newest hold,
+ * costs the 32 bytes in it. */
 #include "hosttab.h"
 
 #include <errno.h>
@@ -238,11 +239,15 @@ void hosttab_clear(struct hosttab *t)
 }
 
 /* A block of zeros for h's older samples. The pool cannot run dry: a host holds one at
- * most, and gives it back when it leaves. */
+ * most, and gives it back when it leaves (past max, blocks were lost: stop, rather than
+ * write past the pool). */
 static struct hist_block *take_block(struct hosttab *t, struct host *h)
 {
 	uint32_t i = t->free_block ? t->free_block - 1 : t->nblocks++;
 	struct hist_block *b = &t->blocks[i];
+
+	if (i >= t->max)
+		abort();
 
 	if (t->free_block)
 		memcpy(&t->free_block, b, sizeof(t->free_block));
@@ -281,14 +286,27 @@ static uint16_t sample_at(const struct hosttab *t, const struct host *h, uint32_
 	return b ? b->v[n % HIST_OLDER][tx] : 0;
 }
 
+/* Whether a block holds no traffic. */
+static bool block_empty(const struct hist_block *b)
+{
+	uint64_t v[sizeof(*b) / 8], any = 0;
+	size_t i;
+
+	memcpy(v, b, sizeof(v));
+	for (i = 0; i < sizeof(v) / 8; i++)
+		any |= v[i];
+	return !any;
+}
+
 /* Sample `now`, later than h->tick, becomes h's newest with bytes rx and tx, the samples
  * between them zero: the recent samples it pushes out move to its block, which it takes
- * when one of them holds traffic and gives back when nothing it had is kept. (A host
- * that never sends again keeps its block until it leaves the table.) */
+ * when one of them holds traffic and gives back when none of its samples does (a host
+ * that stops sending keeps its block until it leaves the table or sends again). */
 static void hist_push(struct hosttab *t, struct host *h, uint32_t now, uint16_t rx, uint16_t tx)
 {
 	const int64_t was = h->tick, w = now;
 	struct hist_block *b = block_of(t, h);
+	bool moved = false;
 	int64_t n;
 
 	if (w - was >= HISTORY_SLOTS) {
@@ -314,7 +332,10 @@ static void hist_push(struct hosttab *t, struct host *h, uint32_t now, uint16_t 
 			b = take_block(t, h);
 		b->v[n % HIST_OLDER][0] = r;
 		b->v[n % HIST_OLDER][1] = s;
+		moved |= (r | s) != 0;
 	}
+	if (b && !moved && block_empty(b)) /* what it held has left the window */
+		give_block(t, h);
 	for (n = was > w - HIST_RECENT ? was + 1 : w - HIST_RECENT + 1; n < w; n++)
 		h->recent[n % HIST_RECENT][0] = h->recent[n % HIST_RECENT][1] = 0;
 	h->recent[w % HIST_RECENT][0] = rx;

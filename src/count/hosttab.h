@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* hosttab.h: the host table: per address, cumulative counts, the last sample's deltas and
  * the last HISTORY_SLOTS samples' bytes (for 2/10/40 s rates and the peak): the newest
- * HIST_RECENT in the host, the older ones in a block of the table's only while the host's
- * traffic spans more than those (a host new or idle keeps none). It holds at
+ * HIST_RECENT in the host, the older ones in a block of the table's only while they hold
+ * traffic (a host new, or whose traffic the newest hold, has none). It holds at
  * most `capacity` hosts. An address new to a full table waits at a door (its counts in
  * "other") until its second frame, which makes it a host, its counts moving with it: the
  * host idle the longest leaves, its counts folded into "other". A newcomer at a taken
@@ -167,8 +167,8 @@ double hosttab_interval(const struct hosttab *t);
 /* Hosts that left a full table and waiters sent away, and everything they had counted
  * with the waiters' still at the door (so "other" goes down when a waiter is let in). */
 uint64_t hosttab_departed(const struct hosttab *t);
-/* Hosts whose traffic spans more than their HIST_RECENT samples: each holds a block of
- * older samples (HIST_OLDER x 4 bytes). */
+/* Hosts holding a block of older samples (HIST_OLDER x 4 bytes): those whose kept
+ * traffic reached past their HIST_RECENT newest samples when they last sent. */
 size_t hosttab_history_blocks(const struct hosttab *t);
 /* Addresses at the door, their counts in "other". */
 uint64_t hosttab_waiting(const struct hosttab *t);
@@ -209,7 +209,7 @@ void hosttab_prefetch_host(const struct hosttab *t, size_t i);
 double hosttab_rate(const struct hosttab *t, const struct host *h, double seconds, int tx);
 
 /* The sample clock the history of every host is read against: the last sample closed and
- * how long each kept sample lasted. Copied out (160 bytes), it lets a paused screen read
+ * how long each kept sample lasted. Copied out (164 bytes), it lets a paused screen read
  * the hosts it copied exactly as they were. */
 struct hist_clock {
 	uint32_t tick;

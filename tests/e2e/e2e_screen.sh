@@ -103,6 +103,10 @@ wait_for 5 eval '[ -n "$(peak in)" ]'
 base=$(peak in)
 check "the steady host's sparkline is drawn in block elements" \
 	wait_for 5 eval 'history_of steady.flowtop.test | grep -q "[▁▂▃▄▅▆▇█]"'
+# its first cell is its oldest samples, up to 40 back (0.1 s each): kept apart from a
+# host's 8 newest, they are drawn once it has sent for 4 s
+check "the steady host's sparkline reaches back 40 samples: its first cell drawn" \
+	wait_for 10 eval 'history_of steady.flowtop.test | grep -q "^[▁▂▃▄▅▆▇█]"'
 
 # a burst from .3: 200 pings of 1400 bytes sent at once (-l preloads them), so its size
 # does not hang on how often a loaded machine lets ping wake (paced at 5 ms, a make check

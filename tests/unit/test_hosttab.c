@@ -415,6 +415,59 @@ static void test_history_block_leaves_with_its_host(void)
 		if (hh.v[j][0] || hh.v[j][1] != (j == 13 % HISTORY_SLOTS ? 50 : 0))
 			FAILF("slot %u: %u %u after the host before it left", j, hh.v[j][0],
 			      hh.v[j][1]);
+	/* b's sample 13 leaves its recent ones at 21: it takes a's block, given back, and
+	 * reads none of a's samples in it */
+	for (s = 14; s < 21; s++)
+		hosttab_end(t, 1.0);
+	ASSERT_OK(hosttab_add_frame(t, &b, 1, 60, 0));
+	hosttab_end(t, 1.0);
+	ASSERT_EQ(hosttab_history_blocks(t), 1);
+	hosttab_history(t, hosttab_find(t, &b), &hh);
+	for (j = 0; j < HISTORY_SLOTS; j++)
+		if (hh.v[j][0] || hh.v[j][1] != (j == 13 ? 50 : j == 21 ? 60 : 0))
+			FAILF("slot %u: %u %u read from a block given back", j, hh.v[j][0],
+			      hh.v[j][1]);
+	hosttab_free(t);
+}
+
+/* A block goes back when the traffic it held leaves the window, though the host goes on
+ * sending: 12 samples, then one at 47 (8 to 12 still kept), then one at 54 (none). */
+static void test_history_block_given_back_when_empty(void)
+{
+	struct hosttab *t = hosttab_new(4);
+	struct flow_key a = key("10.0.0.1");
+	unsigned s;
+
+	for (s = 1; s <= 54; s++) {
+		if (s <= 12 || s == 47 || s == 54)
+			ASSERT_OK(hosttab_add_frame(t, &a, 1, 1000, 0));
+		hosttab_end(t, 1.0);
+		if (s == 12 || s == 47)
+			ASSERT_EQ(hosttab_history_blocks(t), 1);
+	}
+	ASSERT_EQ(hosttab_history_blocks(t), 0);
+	ASSERT_DBL(hosttab_rate(t, hosttab_find(t, &a), 40, 1), 2000.0 / 40);
+	hosttab_free(t);
+}
+
+/* A table cleared again and again (a new interface each time) takes its blocks afresh:
+ * a hundred clears of a table of one host, each after the host took a block. */
+static void test_history_blocks_after_clears(void)
+{
+	struct hosttab *t = hosttab_new(1);
+	struct flow_key a = key("10.0.0.1");
+	unsigned c, s;
+
+	for (c = 0; c < 100; c++) {
+		for (s = 0; s < 12; s++) {
+			ASSERT_OK(hosttab_add_frame(t, &a, 1, 100 + c, 0));
+			hosttab_end(t, 1.0);
+		}
+		ASSERT_EQ(hosttab_history_blocks(t), 1);
+		ASSERT_DBL(hosttab_rate(t, hosttab_find(t, &a), 40, 1), 12.0 * (100 + c) / 12);
+		hosttab_clear(t);
+		ASSERT_EQ(hosttab_history_blocks(t), 0);
+	}
 	hosttab_free(t);
 }
 
@@ -671,6 +724,8 @@ int main(void)
 	RUN_TEST(test_history_per_sample);
 	RUN_TEST(test_history_in_two_tiers);
 	RUN_TEST(test_history_block_leaves_with_its_host);
+	RUN_TEST(test_history_block_given_back_when_empty);
+	RUN_TEST(test_history_blocks_after_clears);
 	RUN_TEST(test_sorted_by_rate_then_total_then_address);
 	RUN_TEST(test_churn_keeps_bound_and_sums);
 	RUN_TEST(test_topk_matches_a_full_sort);
