@@ -89,9 +89,11 @@ static bool on_port(const struct convo *c, uint8_t proto, uint64_t ports)
 #define PEER_PORT_USED	1
 #define PEER_PORT_KNOWN 2 /* else the protocol's "no port" */
 #define PEER_PORT_MORE	4 /* (on the last) the frames used others too */
-_Static_assert(CONVO_PEER_PORTS * 4 <= HOST_CB_LEN, "a peer's ports fit its cb");
+_Static_assert(CONVO_PEER_PORTS * 4 <= HOST_CB_LEN && WAITER_CB_LEN >= 4,
+	       "a peer's ports fit its cb, and its first what its door keeps");
 
-/* Notes the port of frames of proto and ports among the peer's. */
+/* Notes the port of frames of proto and ports among the peer's; a peer waiting to be let
+ * into a full table notes its first in what its door keeps for it. */
 static void note_peer_port(struct hosttab *peers, const struct flow_key *peer, uint8_t proto,
 			   uint64_t ports)
 {
@@ -99,13 +101,12 @@ static void note_peer_port(struct hosttab *peers, const struct flow_key *peer, u
 	uint16_t s = FLOWTOP_PORTS_SRC(ports), d = FLOWTOP_PORTS_DST(ports);
 	uint16_t port = known ? (s < d ? s : d) : 0;
 	const struct host *h = hosttab_find(peers, peer);
-	unsigned char *cb;
-	int i;
+	unsigned char *cb = h ? hosttab_own(peers, h)->cb : hosttab_waiter_cb(peers, peer);
+	int i, n = h ? CONVO_PEER_PORTS : WAITER_CB_LEN / 4;
 
-	if (!h)
+	if (!cb)
 		return;
-	cb = hosttab_own(peers, h)->cb;
-	for (i = 0; i < CONVO_PEER_PORTS; i++) {
+	for (i = 0; i < n; i++) {
 		unsigned char *e = cb + 4 * i;
 
 		if (!(e[3] & PEER_PORT_USED)) {
@@ -119,7 +120,8 @@ static void note_peer_port(struct hosttab *peers, const struct flow_key *peer, u
 		    (e[1] << 8 | e[2]) == port)
 			return;
 	}
-	cb[4 * (CONVO_PEER_PORTS - 1) + 3] |= PEER_PORT_MORE;
+	if (n == CONVO_PEER_PORTS)
+		cb[4 * (CONVO_PEER_PORTS - 1) + 3] |= PEER_PORT_MORE;
 }
 
 size_t convo_peer_ports(const struct host *peer, struct flow_key keys[CONVO_PEER_PORTS], bool *more)

@@ -34,6 +34,7 @@ struct waiter {
 	struct flow_counters c;
 	uint64_t links;
 	uint32_t open; /* the sample (tick + 1) it last counted in; 0: the door is free */
+	unsigned char cb[WAITER_CB_LEN]; /* its host's first, if it is let in */
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct waiter) == 64, "a waiter is one cache line");
@@ -560,6 +561,7 @@ static bool waits(struct hosttab *t, const struct flow_key *key, uint32_t hash,
 	w->c = *c;
 	w->links = links;
 	w->open = t->tick + 1;
+	memset(w->cb, 0, sizeof(w->cb));
 	t->waiting++;
 	t->door_used = true;
 	counters_add(&t->other, c);
@@ -586,6 +588,7 @@ static int add_counts(struct hosttab *t, const struct flow_key *key, uint32_t ha
 		if (was.open) { /* what it counted at the door moves with it: from samples
 				 * closed to its total, not to its history */
 			counters_add(was.open == t->tick + 1 ? &h->pending : &h->total, &was.c);
+			memcpy(h->cb, was.cb, sizeof(was.cb));
 			links |= was.links;
 		}
 	}
@@ -615,6 +618,13 @@ int hosttab_add(struct hosttab *t, const struct flow_key *key, const struct flow
 		uint64_t links)
 {
 	return add_counts(t, key, hosttab_hash(key), c, links);
+}
+
+unsigned char *hosttab_waiter_cb(struct hosttab *t, const struct flow_key *key)
+{
+	struct waiter *w = &t->door[hosttab_hash(key) & (t->ndoor - 1)];
+
+	return w->open && flow_key_eq(&w->addr, key) ? w->cb : NULL;
 }
 
 void hosttab_forget_link(struct hosttab *t, unsigned slot)

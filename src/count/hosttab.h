@@ -24,6 +24,7 @@
 #define HIST_RECENT   8	 /* of them in the host itself: the 2 s window's and the peak's */
 #define HIST_OLDER    (HISTORY_SLOTS - HIST_RECENT) /* in a block, when it needs one */
 #define HOST_CB_LEN   12 /* bytes a host keeps for the layers above (host.cb) */
+#define WAITER_CB_LEN 4	 /* of them, what an address at the door keeps (its first) */
 
 /* One host, three cache lines. The first is all that folding a frame in touches; a
  * sample's close writes the three; the outputs read them and the older history. */
@@ -170,6 +171,10 @@ uint64_t hosttab_departed(const struct hosttab *t);
 /* Hosts holding a block of older samples (HIST_OLDER x 4 bytes): those whose kept
  * traffic reached past their HIST_RECENT newest samples when they last sent. */
 size_t hosttab_history_blocks(const struct hosttab *t);
+/* The first WAITER_CB_LEN bytes of the cb key's host will have if the door it waits at
+ * lets it in (zero when it comes), for the layers above to note what its first frame
+ * said; NULL when key does not wait. */
+unsigned char *hosttab_waiter_cb(struct hosttab *t, const struct flow_key *key);
 /* Addresses at the door, their counts in "other". */
 uint64_t hosttab_waiting(const struct hosttab *t);
 const struct flow_counters *hosttab_other(const struct hosttab *t);

@@ -113,6 +113,44 @@ static void port_frame(struct convo *c, const char *src, const char *dst, uint8_
 
 #define PORTS(sport, dport) (FLOWTOP_PORTS_KNOWN | (uint64_t)(sport) << 16 | (dport))
 
+/* A peer new to a full table of peers waits at its door; let in by its second frame, it
+ * has its first frame's port too: the same port once, another beside the second's. */
+static void test_peer_let_in_keeps_its_first_port(void)
+{
+	struct flow_key a = key("10.0.0.1"), want[2], got[CONVO_PEER_PORTS];
+	struct convo *c = convo_new(&a, false, 2);
+	const struct host *h;
+	bool more;
+
+	if (!ASSERT_TRUE(c))
+		return;
+	port_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, PORTS(40000, 22), 100);
+	port_frame(c, "10.0.0.1", "10.0.0.3", IPPROTO_TCP, PORTS(40001, 22), 100);
+	convo_end(c, 1.0); /* full */
+	port_frame(c, "10.0.0.1", "10.0.0.4", IPPROTO_UDP, PORTS(40002, 53), 80);
+	ASSERT_TRUE(!peer(c, "10.0.0.4")); /* at the door */
+	port_frame(c, "10.0.0.1", "10.0.0.4", IPPROTO_UDP, PORTS(40003, 53), 80);
+	h = peer(c, "10.0.0.4");
+	flow_key_port(&want[0], IPPROTO_UDP, 53, true);
+	if (ASSERT_TRUE(h)) {
+		ASSERT_EQ(h->pending.tx_packets, 2);
+		ASSERT_EQ(convo_peer_ports(h, got, &more), 1);
+		ASSERT_TRUE(flow_key_eq(&got[0], &want[0]) && !more);
+	}
+	convo_end(c, 1.0);
+	port_frame(c, "10.0.0.5", "10.0.0.1", IPPROTO_UDP, PORTS(123, 123), 90);
+	port_frame(c, "10.0.0.5", "10.0.0.1", IPPROTO_TCP, PORTS(50000, 443), 90);
+	h = peer(c, "10.0.0.5");
+	flow_key_port(&want[0], IPPROTO_UDP, 123, true);
+	flow_key_port(&want[1], IPPROTO_TCP, 443, true);
+	if (ASSERT_TRUE(h)) {
+		ASSERT_EQ(h->pending.rx_packets, 2);
+		ASSERT_EQ(convo_peer_ports(h, got, &more), 2);
+		ASSERT_TRUE(flow_key_eq(&got[0], &want[0]) && flow_key_eq(&got[1], &want[1]));
+	}
+	convo_free(c);
+}
+
 /* A port's focus: every host that sent or received frames of its protocol on it, rx and
  * tx its own; frames of another port or protocol ignored; a protocol's "no port" has
  * the frames of that protocol without one. */
@@ -163,5 +201,6 @@ int main(void)
 	RUN_TEST(test_protocols);
 	RUN_TEST(test_bounded_peers_keep_sums);
 	RUN_TEST(test_hosts_of_a_port);
+	RUN_TEST(test_peer_let_in_keeps_its_first_port);
 	return test_summary("test_convo");
 }
