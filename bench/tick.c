@@ -76,6 +76,19 @@ static long rss_kib(void)
 	return kib;
 }
 
+/* Records ring[0..n) of one frame each from first, first + 1, ... (host byte order) to
+ * 10.255.255.254: of 60 bytes, or of 60 to 1459 by turns. */
+static void fill_ring(union flow_ring_slot *ring, uint32_t n, uint32_t first, bool sizes)
+{
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		ring[j].rec.src4 = htonl(first + j);
+		ring[j].rec.dst4 = htonl(0x0afffffe);
+		ring[j].rec.count = FLOWTOP_RECORD_ONE_FRAME | (sizes ? 60 + j % 1400 : 60);
+	}
+}
+
 #define CHURN_RECORDS 1000000
 #define CHURN_DRAIN   20000 /* records a drain: 20 ms of a flood of 1 Mp/s */
 
@@ -86,7 +99,7 @@ static int churn(size_t capacity)
 	struct hosttab *t = hosttab_new(capacity);
 	union flow_ring_slot *ring = calloc(CHURN_RECORDS, sizeof(*ring));
 	double ns[TICKS];
-	uint32_t j, k;
+	uint32_t k;
 	int i;
 
 	if (!t || !ring)
@@ -94,13 +107,8 @@ static int churn(size_t capacity)
 	for (i = 0; i < TICKS; i++) {
 		double t0;
 
-		for (j = 0; j < CHURN_RECORDS; j++) { /* sources never seen before */
-			uint32_t src = (uint32_t)i * CHURN_RECORDS + j;
-
-			ring[j].rec.src4 = htonl((100u << 24) + src); /* 100.0.0.0 on */
-			ring[j].rec.dst4 = htonl(0x0afffffe);	      /* 10.255.255.254 */
-			ring[j].rec.count = FLOWTOP_RECORD_ONE_FRAME | 60;
-		}
+		/* sources never seen before, 100.0.0.0 on */
+		fill_ring(ring, CHURN_RECORDS, (100u << 24) + (uint32_t)i * CHURN_RECORDS, false);
 		t0 = cpu_now();
 		for (k = 0; k < CHURN_RECORDS; k += CHURN_DRAIN)
 			sampler_fold(t, ring, UINT64_MAX, k, k + CHURN_DRAIN, NULL, 0, false, false,
@@ -129,7 +137,6 @@ static int long_lived(void)
 	union flow_ring_slot *ring = calloc(LONG_HOSTS, sizeof(*ring));
 	double close_ms = 0;
 	long rss0;
-	uint32_t j;
 	int s;
 
 	if (!t || !ring) {
@@ -137,11 +144,7 @@ static int long_lived(void)
 		free(ring);
 		return 1;
 	}
-	for (j = 0; j < LONG_HOSTS; j++) {
-		ring[j].rec.src4 = htonl(0x0a000000 + j);
-		ring[j].rec.dst4 = htonl(0x0afffffe);
-		ring[j].rec.count = FLOWTOP_RECORD_ONE_FRAME | (60 + j % 1400);
-	}
+	fill_ring(ring, LONG_HOSTS, 0x0a000000, true);
 	rss0 = rss_kib(); /* the table's memory, not the records' */
 	for (s = 0; s <= HISTORY_SLOTS; s++) {
 		double t0;
@@ -189,18 +192,13 @@ static int grow(void)
 	struct hosttab *t = hosttab_new(GROW_HOSTS);
 	union flow_ring_slot *ring = calloc(GROW_HOSTS, sizeof(*ring));
 	size_t n = GROW_HOSTS / CHURN_DRAIN, k;
-	uint32_t j;
 
 	if (!t || !ring) {
 		hosttab_free(t);
 		free(ring);
 		return 1;
 	}
-	for (j = 0; j < GROW_HOSTS; j++) {
-		ring[j].rec.src4 = htonl((100u << 24) + j);
-		ring[j].rec.dst4 = htonl(0x0afffffe);
-		ring[j].rec.count = FLOWTOP_RECORD_ONE_FRAME | 60;
-	}
+	fill_ring(ring, GROW_HOSTS, 100u << 24, false);
 	for (k = 0; k < n; k++) {
 		double t0 = wall_ms();
 
@@ -314,7 +312,7 @@ int main(int argc, char **argv)
 	       "idle tick ms | bytes/host |\n");
 	printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (a = 1; a < argc; a++) {
-		unsigned long n = strtoul(argv[a], NULL, 10), j;
+		unsigned long n = strtoul(argv[a], NULL, 10);
 		double fo[TICKS], cl[TICKS], vw[TICKS], dr[TICKS], tot[TICKS], idle[TICKS];
 		struct flow_totals totals = {};
 		long rss0, rss1;
@@ -323,13 +321,9 @@ int main(int argc, char **argv)
 		struct view v;
 		int i;
 
-		for (j = 0; ring && j < n; j++) { /* source j to one destination */
-			ring[j].rec.src4 = htonl(0x0a000000 + (uint32_t)j); /* 10.0.0.0 on */
-			ring[j].rec.dst4 = htonl(0x0afffffe);
-			ring[j].rec.count = FLOWTOP_RECORD_ONE_FRAME | (60 + j % 1400);
-		}
 		if (!ring)
 			return 1;
+		fill_ring(ring, (uint32_t)n, 0x0a000000, true); /* 10.0.0.0 on, to one host */
 		rss0 = rss_kib(); /* the table's and the view's memory, not the records' */
 		view_init(&v);
 		for (i = 0; i < 2 * TICKS; i++) {
