@@ -38,6 +38,7 @@ struct waiter {
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct waiter) == 64, "a waiter is one cache line");
+_Static_assert(WAITER_CB_LEN <= HOST_CB_LEN, "what a door keeps fits the cb of its host");
 
 /* A host's older samples: sample n, for n in (tick - HISTORY_SLOTS, tick - HIST_RECENT],
  * at n % HIST_OLDER, as host.recent has the newer ones. A free block's first 4 bytes hold

@@ -41,8 +41,9 @@ struct host {
 	uint64_t links;		      /* the interfaces it was seen on: link_bit() of their
 				       * slots; 0 when one interface is watched */
 	/* what the layers above keep of a host (src/model/hostinfo.h: where it is, a group's
-	 * members), as the kernel's sk_buff keeps its cb: zero when the host is made,
-	 * copied by hosttab_put(); the table never reads it */
+	 * members; a peer's ports), as the kernel's sk_buff keeps its cb: zero when the host
+	 * is made, or what its door kept (hosttab_waiter_cb()), copied by hosttab_put(); the
+	 * table never reads it */
 	unsigned char cb[HOST_CB_LEN];
 	uint32_t older_hist; /* its block of older samples + 1, or 0: none */
 	/* bytes received ([0]) and sent ([1]) in sample n, for n in (tick - HIST_RECENT,

@@ -151,6 +151,44 @@ static void test_peer_let_in_keeps_its_first_port(void)
 	convo_free(c);
 }
 
+/* A peer that takes the door another waited at starts from nothing: the port the one sent
+ * away noted is not its. */
+static void test_peer_at_a_taken_door_starts_afresh(void)
+{
+	struct flow_key a = key("10.0.0.1"), x = key("10.2.0.0"), y, want[2], got[CONVO_PEER_PORTS];
+	struct convo *c = convo_new(&a, false, 2);
+	char addr[FMT_ADDR_LEN], ya[FMT_ADDR_LEN] = "";
+	const struct host *h;
+	unsigned i;
+	bool more;
+
+	if (!ASSERT_TRUE(c))
+		return;
+	for (i = 1; i < 4096 && !ya[0]; i++) { /* y: a peer whose door is x's (16 doors) */
+		snprintf(addr, sizeof(addr), "10.2.%u.%u", i >> 8, i & 0xff);
+		y = key(addr);
+		if ((hosttab_hash(&y) & 15) == (hosttab_hash(&x) & 15))
+			snprintf(ya, sizeof(ya), "%s", addr);
+	}
+	if (!ASSERT_TRUE(ya[0]))
+		goto out;
+	port_frame(c, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, PORTS(40000, 22), 100);
+	port_frame(c, "10.0.0.1", "10.0.0.3", IPPROTO_TCP, PORTS(40001, 22), 100);
+	convo_end(c, 1.0);							  /* full */
+	port_frame(c, "10.0.0.1", "10.2.0.0", IPPROTO_UDP, PORTS(40002, 53), 80); /* x waits */
+	port_frame(c, "10.0.0.1", ya, IPPROTO_UDP, PORTS(123, 123), 80);   /* y sends it away */
+	port_frame(c, "10.0.0.1", ya, IPPROTO_TCP, PORTS(40003, 443), 80); /* y let in */
+	h = peer(c, ya);
+	flow_key_port(&want[0], IPPROTO_UDP, 123, true);
+	flow_key_port(&want[1], IPPROTO_TCP, 443, true);
+	if (ASSERT_TRUE(h && !peer(c, "10.2.0.0"))) {
+		ASSERT_EQ(convo_peer_ports(h, got, &more), 2);
+		ASSERT_TRUE(flow_key_eq(&got[0], &want[0]) && flow_key_eq(&got[1], &want[1]));
+	}
+out:
+	convo_free(c);
+}
+
 /* A port's focus: every host that sent or received frames of its protocol on it, rx and
  * tx its own; frames of another port or protocol ignored; a protocol's "no port" has
  * the frames of that protocol without one. */
@@ -202,5 +240,6 @@ int main(void)
 	RUN_TEST(test_bounded_peers_keep_sums);
 	RUN_TEST(test_hosts_of_a_port);
 	RUN_TEST(test_peer_let_in_keeps_its_first_port);
+	RUN_TEST(test_peer_at_a_taken_door_starts_afresh);
 	return test_summary("test_convo");
 }
