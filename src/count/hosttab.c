@@ -311,16 +311,9 @@ static void hist_push(struct hosttab *t, struct host *h, uint32_t now, uint16_t 
 	bool moved = false;
 	int64_t n;
 
-	if (w - was >= HISTORY_SLOTS) {
-		give_block(t, h);
-		memset(h->recent, 0, sizeof(h->recent));
-		b = NULL;
-	}
 	/* the block's samples become (w - HISTORY_SLOTS, w - HIST_RECENT]: those it lacks
-	 * are the recent ones up to `was`, then zeros (none when nothing is kept) */
+	 * are the recent ones up to `was`, then zeros */
 	n = was - HIST_RECENT > w - HISTORY_SLOTS ? was - HIST_RECENT : w - HISTORY_SLOTS;
-	if (w - was >= HISTORY_SLOTS)
-		n = w;
 	for (n = n < 0 ? 1 : n + 1; n <= w - HIST_RECENT; n++) {
 		uint16_t r = 0, s = 0;
 
